@@ -1,0 +1,373 @@
+//! The type-erased layer: any game driven by name, with moves as text and views
+//! as JSON, so that the command line, the server and tools never need to know
+//! which game they run.
+//!
+//! A game registers itself with one line, [`entry::<MyGame>()`](entry); the
+//! [`Registry`] finds games by name; a [`Match`] is one game in progress (its
+//! set-up, its state and its history) behind the object-safe [`AnyMatch`].
+
+use std::any::Any;
+use std::marker::PhantomData;
+
+use crate::error::{ConfigError, MoveError, RecordError};
+use crate::options::{GameInfo, Options, Setup};
+use crate::outcome::Outcome;
+use crate::record::Record;
+use crate::{Game, Reader, Seat, State, Turn, perft};
+
+/// A registered game: its static facts, and a way to start a match of it.
+pub trait GameEntry: Send + Sync {
+    /// The game's static description.
+    fn info(&self) -> &'static GameInfo;
+    /// A new match from a set-up (variant, options, seed).
+    fn new_match(&self, setup: &Setup) -> Result<Box<dyn AnyMatch>, ConfigError>;
+}
+
+struct TypedEntry<G>(PhantomData<fn() -> G>);
+
+impl<G: Game> GameEntry for TypedEntry<G> {
+    fn info(&self) -> &'static GameInfo {
+        G::INFO
+    }
+    fn new_match(&self, setup: &Setup) -> Result<Box<dyn AnyMatch>, ConfigError> {
+        Ok(Box::new(Match::<G>::new(setup.clone())?))
+    }
+}
+
+/// The registry entry of a game type.
+pub fn entry<G: Game>() -> Box<dyn GameEntry> {
+    Box::new(TypedEntry::<G>(PhantomData))
+}
+
+/// Games by name.
+#[derive(Default)]
+pub struct Registry {
+    entries: Vec<Box<dyn GameEntry>>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Registry::default()
+    }
+
+    /// Add a game.
+    pub fn with(mut self, entry: Box<dyn GameEntry>) -> Self {
+        self.entries.push(entry);
+        self
+    }
+
+    /// Every game, in registration order.
+    pub fn games(&self) -> impl Iterator<Item = &dyn GameEntry> {
+        self.entries.iter().map(|e| e.as_ref())
+    }
+
+    /// The game called `name` (case-insensitive).
+    pub fn get(&self, name: &str) -> Result<&dyn GameEntry, ConfigError> {
+        self.entries.iter().map(|e| e.as_ref()).find(|e| e.info().name.eq_ignore_ascii_case(name)).ok_or_else(|| {
+            let names: Vec<_> = self.entries.iter().map(|e| e.info().name).collect();
+            ConfigError::new(format!("unknown game {name:?}; the games are: {}", names.join(", ")))
+        })
+    }
+
+    /// A new match of the game called `name`.
+    pub fn new_match(&self, name: &str, setup: &Setup) -> Result<Box<dyn AnyMatch>, ConfigError> {
+        self.get(name)?.new_match(setup)
+    }
+
+    /// Replay a record: every move is checked. The game and variant come from
+    /// the record's tags, or from `game` and `variant` when given (a bare move
+    /// list has no tags).
+    pub fn replay(
+        &self,
+        record: &Record,
+        game: Option<&str>,
+        variant: Option<&str>,
+    ) -> Result<Box<dyn AnyMatch>, RecordError> {
+        let name = game
+            .or_else(|| record.tag("Game"))
+            .ok_or_else(|| ConfigError::new("the record has no Game tag; say which game it is"))?;
+        let mut options = Options::new();
+        for pair in record.tags_named("Option") {
+            let (k, v) = Options::parse_pair(pair)?;
+            options.set(k, v);
+        }
+        let seed = match record.tag("Seed") {
+            None => 0,
+            Some(s) => s
+                .trim()
+                .parse()
+                .map_err(|_| ConfigError::new(format!("the Seed tag {s:?} is not a whole number")))?,
+        };
+        let setup =
+            Setup { variant: variant.or_else(|| record.tag("Variant")).map(str::to_string), options, seed };
+        let mut m = self.new_match(name, &setup)?;
+        for (i, text) in record.moves.iter().enumerate() {
+            m.play(text).map_err(|error| RecordError::Move { ply: i + 1, text: text.clone(), error })?;
+        }
+        let recorded = record.result.as_deref().or_else(|| record.tag("Result")).filter(|r| *r != "*");
+        if let Some(recorded) = recorded {
+            match m.outcome() {
+                Some(o) => {
+                    let replayed = o.result_string();
+                    if replayed != recorded {
+                        return Err(RecordError::Result { recorded: recorded.to_string(), replayed });
+                    }
+                }
+                None => {
+                    // A game ended off the board (resignation, agreed draw).
+                    let outcome = parse_result(recorded, m.seats(), record.tag("Termination"))
+                        .map_err(|message| RecordError::Syntax { line: 0, message })?;
+                    m.adjudicate(outcome);
+                }
+            }
+        }
+        Ok(m)
+    }
+}
+
+/// Read a result string (`1-0`, `1/2-1/2`, `0-1-0`) for `seats` seats.
+pub fn parse_result(text: &str, seats: usize, reason: Option<&str>) -> Result<Outcome, String> {
+    let parts: Vec<&str> = text.split('-').collect();
+    if parts.len() != seats {
+        return Err(format!("result {text:?} does not have one score for each of the {seats} seats"));
+    }
+    let winners: Vec<Seat> = parts.iter().enumerate().filter(|(_, p)| **p != "0").map(|(s, _)| s).collect();
+    let k = winners.len();
+    let win = if k == 1 { "1".to_string() } else { format!("1/{k}") };
+    if k == 0 || parts.iter().any(|p| *p != "0" && *p != win) {
+        return Err(format!("result {text:?} is not a valid result"));
+    }
+    let reason: &'static str = match reason.map(str::to_ascii_lowercase).as_deref() {
+        Some("resignation") => "resignation",
+        Some("agreement") => "agreement",
+        Some("time forfeit") => "time forfeit",
+        Some("abandoned") => "abandoned",
+        _ => "adjudication",
+    };
+    Ok(Outcome::shared_win(seats, &winners, reason))
+}
+
+/// One game in progress, of any game: the object-safe face of [`Match`].
+pub trait AnyMatch: Send + Sync {
+    /// The game's static description.
+    fn info(&self) -> &'static GameInfo;
+    /// The set-up it started from.
+    fn setup(&self) -> &Setup;
+    /// The variant actually in use (the default one when the set-up names none).
+    fn variant(&self) -> &'static str;
+    /// The number of seats.
+    fn seats(&self) -> usize;
+    /// A seat's name ("Black").
+    fn seat_name(&self, seat: Seat) -> String;
+    /// Whose decision it is.
+    fn to_move(&self) -> Turn;
+    /// The number of moves played.
+    fn ply(&self) -> usize;
+    /// The legal moves in notation (empty when over).
+    fn legal_moves(&self) -> Vec<String>;
+    /// Play a move given in notation: on success, its canonical text; on
+    /// error, nothing changed.
+    fn play(&mut self, text: &str) -> Result<String, MoveError>;
+    /// Take back the last move; false if there is none.
+    fn undo(&mut self) -> bool;
+    /// The result: the rules' result, or one set by [`AnyMatch::adjudicate`].
+    fn outcome(&self) -> Option<Outcome>;
+    /// End the game with this result (resignation, agreed draw).
+    fn adjudicate(&mut self, outcome: Outcome);
+    /// The moves played, in canonical notation.
+    fn history(&self) -> Vec<String>;
+    /// Who made each move.
+    fn movers(&self) -> Vec<Seat>;
+    /// What `reader` may see of the position, as JSON.
+    fn view(&self, reader: Reader) -> serde_json::Value;
+    /// The position drawn for a terminal.
+    fn render(&self, reader: Reader, color: bool) -> String;
+    /// The game's own result fields (when over), as record tags.
+    fn result_tags(&self) -> Vec<(String, String)>;
+    /// The stable hash of the position.
+    fn key(&self) -> u64;
+    /// The record of the game so far, as `reader` may see it: for a game with
+    /// hidden information still in progress, readers other than the referee
+    /// get no seed (the seed would reveal the secrets).
+    fn record(&self, reader: Reader) -> Record;
+    /// Perft from the current position.
+    fn perft(&self, depth: u32) -> u64;
+    /// Perft split by root move.
+    fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// A copy.
+    fn clone_box(&self) -> Box<dyn AnyMatch>;
+    /// For typed access (`downcast_ref::<Match<G>>()`).
+    fn as_any(&self) -> &dyn Any;
+}
+
+#[derive(Clone, Debug)]
+struct Played<S: State> {
+    mv: S::Move,
+    undo: S::Undo,
+    text: String,
+    seat: Seat,
+}
+
+/// One game in progress of game `G`.
+#[derive(Clone, Debug)]
+pub struct Match<G: Game> {
+    game: G,
+    setup: Setup,
+    variant: &'static str,
+    state: G::State,
+    played: Vec<Played<G::State>>,
+    adjudicated: Option<Outcome>,
+}
+
+impl<G: Game> Match<G> {
+    /// A new match.
+    pub fn new(setup: Setup) -> Result<Self, ConfigError> {
+        let settings = G::INFO.resolve(setup.variant.as_deref(), &setup.options)?;
+        let game = G::configure(&settings)?;
+        let state = game.start(setup.seed);
+        Ok(Match { game, setup, variant: settings.variant(), state, played: Vec::new(), adjudicated: None })
+    }
+
+    /// The configured game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The current state.
+    pub fn state(&self) -> &G::State {
+        &self.state
+    }
+
+    /// The moves played.
+    pub fn moves(&self) -> impl Iterator<Item = <G::State as State>::Move> + '_ {
+        self.played.iter().map(|p| p.mv)
+    }
+
+    /// Play a typed move from an untrusted source.
+    pub fn play_move(&mut self, mv: <G::State as State>::Move) -> Result<(), MoveError> {
+        if self.adjudicated.is_some() {
+            return Err(MoveError::illegal("the game is over"));
+        }
+        let seat = self.state.to_move().seat().ok_or_else(|| MoveError::illegal("the game is over"))?;
+        let text = self.state.format_move(mv);
+        let undo = self.state.try_apply(mv)?;
+        self.played.push(Played { mv, undo, text, seat });
+        Ok(())
+    }
+}
+
+impl<G: Game> AnyMatch for Match<G> {
+    fn info(&self) -> &'static GameInfo {
+        G::INFO
+    }
+    fn setup(&self) -> &Setup {
+        &self.setup
+    }
+    fn variant(&self) -> &'static str {
+        self.variant
+    }
+    fn seats(&self) -> usize {
+        self.game.seats()
+    }
+    fn seat_name(&self, seat: Seat) -> String {
+        self.game.seat_name(seat)
+    }
+    fn to_move(&self) -> Turn {
+        if self.adjudicated.is_some() { Turn::Over } else { self.state.to_move() }
+    }
+    fn ply(&self) -> usize {
+        self.played.len()
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        if self.adjudicated.is_some() {
+            return Vec::new();
+        }
+        let mut v = Vec::new();
+        self.state.legal_moves(&mut v);
+        v.into_iter().map(|m| self.state.format_move(m)).collect()
+    }
+    fn play(&mut self, text: &str) -> Result<String, MoveError> {
+        if self.to_move() == Turn::Over {
+            return Err(MoveError::illegal("the game is over"));
+        }
+        let mv = self.state.parse_move(text)?;
+        self.play_move(mv)?;
+        Ok(self.played.last().map(|p| p.text.clone()).unwrap_or_default())
+    }
+    fn undo(&mut self) -> bool {
+        if self.adjudicated.take().is_some() {
+            return true;
+        }
+        match self.played.pop() {
+            Some(p) => {
+                self.state.undo(p.mv, p.undo);
+                true
+            }
+            None => false,
+        }
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.adjudicated.or_else(|| self.state.outcome())
+    }
+    fn adjudicate(&mut self, outcome: Outcome) {
+        if self.state.outcome().is_none() {
+            self.adjudicated = Some(outcome);
+        }
+    }
+    fn history(&self) -> Vec<String> {
+        self.played.iter().map(|p| p.text.clone()).collect()
+    }
+    fn movers(&self) -> Vec<Seat> {
+        self.played.iter().map(|p| p.seat).collect()
+    }
+    fn view(&self, reader: Reader) -> serde_json::Value {
+        serde_json::to_value(self.state.view(reader)).unwrap_or(serde_json::Value::Null)
+    }
+    fn render(&self, reader: Reader, color: bool) -> String {
+        self.state.render(reader, color)
+    }
+    fn result_tags(&self) -> Vec<(String, String)> {
+        if self.state.outcome().is_some() { self.state.result_tags() } else { Vec::new() }
+    }
+    fn key(&self) -> u64 {
+        self.state.key()
+    }
+    fn record(&self, reader: Reader) -> Record {
+        let mut rec = Record::default();
+        rec.tags.push(("Game".into(), G::INFO.name.into()));
+        rec.tags.push(("Variant".into(), self.variant.into()));
+        for (k, v) in self.setup.options.iter() {
+            rec.tags.push(("Option".into(), format!("{k}={v}")));
+        }
+        let over = self.outcome().is_some();
+        let hide_seed = G::INFO.hidden && !over && reader != Reader::Referee;
+        if G::INFO.uses_seed && !hide_seed {
+            rec.tags.push(("Seed".into(), self.setup.seed.to_string()));
+        }
+        let result = self.outcome().map(|o| o.result_string()).unwrap_or_else(|| "*".into());
+        rec.tags.push(("Result".into(), result.clone()));
+        if let Some(o) = self.outcome() {
+            rec.tags.push(("Termination".into(), o.reason.into()));
+        }
+        rec.tags.extend(self.result_tags());
+        rec.moves = self.history();
+        rec.movers = self.movers();
+        rec.result = Some(result);
+        rec
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        let mut s = self.state.clone();
+        perft::perft(&mut s, depth)
+    }
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        let mut s = self.state.clone();
+        perft::divide(&mut s, depth).into_iter().map(|(m, n)| (self.state.format_move(m), n)).collect()
+    }
+    fn clone_box(&self) -> Box<dyn AnyMatch> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

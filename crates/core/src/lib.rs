@@ -1,0 +1,231 @@
+//! The shared game model of Plateau.
+//!
+//! Every game of Plateau (Abalone, Colorito, Kabaleo, Abraxas, and any game added
+//! later) implements the two traits of this crate:
+//!
+//! - [`Game`]: the static facts of a configured game (its [`GameInfo`] with
+//!   variants and options, the number of seats, the start position for a seed).
+//!   It is cheap to clone and shared by every state of one game.
+//! - [`State`]: one position: whose decision it is ([`Turn`]), the legal moves,
+//!   applying and undoing a move, the outcome, a stable hash, the notation of
+//!   moves, and what each reader may see of it ([`State::view`]).
+//!
+//! Games with hidden information also implement [`Hidden`]: what one seat knows
+//! ([`Hidden::Knowledge`]) and the sampling of complete states consistent with it.
+//! Searchers for such games take knowledge, never a state, so that no computer
+//! player can read what its seat may not see.
+//!
+//! A turn made of several decisions by different players (Abraxas: the scorer's
+//! removals, the opponent's stop stone, then the scorer again) is simply several
+//! moves: [`State::to_move`] names whoever decides next.
+//!
+//! On top of the typed traits, [`erased`] wraps any game once, generically, so
+//! that the command line, the server and tools drive any game by name with moves
+//! as text and views as JSON; [`record`] is the one PGN-like record format of all
+//! games; [`perft`] counts leaf positions for any game.
+
+pub mod erased;
+pub mod error;
+pub mod options;
+pub mod outcome;
+pub mod perft;
+pub mod record;
+pub mod rng;
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+pub use erased::{AnyMatch, GameEntry, Match, Registry, entry};
+pub use error::{ConfigError, MoveError, MoveErrorKind, RecordError};
+pub use options::{GameInfo, OptionKind, OptionSpec, Options, Settings, Setup, VariantSpec};
+pub use outcome::Outcome;
+pub use rand;
+pub use record::Record;
+
+/// A seat at the table, counted from 0 (the first player). Displays count from 1.
+pub type Seat = usize;
+
+/// The largest number of seats any game has.
+pub const MAX_SEATS: usize = 4;
+
+/// Whose decision it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Turn {
+    /// This seat must choose the next move.
+    Seat(Seat),
+    /// The game is over: there is no move.
+    Over,
+}
+
+impl Turn {
+    /// The seat to move, if the game is not over.
+    pub fn seat(self) -> Option<Seat> {
+        match self {
+            Turn::Seat(s) => Some(s),
+            Turn::Over => None,
+        }
+    }
+}
+
+/// Who looks at a state: what they may see depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reader {
+    /// A player: sees everything public and their own secrets.
+    Seat(Seat),
+    /// A spectator: sees only what is public.
+    Spectator,
+    /// The referee (the rules engine itself, a replay of a full record):
+    /// sees everything. Never used for what is sent to a player.
+    Referee,
+}
+
+impl Reader {
+    /// May this reader see the secrets of `seat`?
+    pub fn may_see(self, seat: Seat) -> bool {
+        match self {
+            Reader::Seat(s) => s == seat,
+            Reader::Spectator => false,
+            Reader::Referee => true,
+        }
+    }
+}
+
+/// A configured game: validated options and the number of seats.
+///
+/// This is the static part of a game, apart from the state of any one position,
+/// as OpenSpiel separates `Game` from `State`.
+pub trait Game: Clone + Debug + Send + Sync + 'static {
+    /// The positions of this game.
+    type State: State;
+
+    /// The static description: name, seats, variants and options.
+    const INFO: &'static GameInfo;
+
+    /// Build a game from resolved settings (a variant's presets plus the user's
+    /// options, already checked against [`GameInfo::options`]). Game-specific
+    /// validation (a board file, a combination of options) happens here.
+    fn configure(settings: &Settings) -> Result<Self, ConfigError>;
+
+    /// The number of seats of this configured game.
+    fn seats(&self) -> usize;
+
+    /// The name of a seat, as players know it ("Black", "Red", "Player 3").
+    fn seat_name(&self, seat: Seat) -> String;
+
+    /// The start position. Every random choice of the set-up comes from `seed`.
+    fn start(&self, seed: u64) -> Self::State;
+
+    /// An upper bound on the number of plies (moves of any kind) of one game,
+    /// when the rules guarantee one. The conformance kit checks it.
+    fn ply_bound(&self) -> Option<u64>;
+}
+
+/// One position of a game.
+///
+/// Moves are small `Copy` values; all move generation writes into a buffer the
+/// caller owns, so that search never allocates per move.
+pub trait State: Clone + PartialEq + Debug + Send + Sync + 'static {
+    /// A move (one decision of one player).
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    /// What [`State::apply`] returns so that [`State::undo`] can restore the
+    /// position exactly.
+    type Undo: Clone + Debug + Send + Sync + 'static;
+    /// What one reader may see of this position.
+    type View: serde::Serialize;
+
+    /// The number of seats.
+    fn seats(&self) -> usize;
+
+    /// Whose decision it is, or [`Turn::Over`].
+    fn to_move(&self) -> Turn;
+
+    /// The number of moves applied since the start.
+    fn ply(&self) -> u32;
+
+    /// Clear `out` and fill it with the legal moves, each once. Empty when the
+    /// game is over.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// The number of legal moves (perft's last ply). Games may count faster
+    /// than they generate.
+    fn count_moves(&self) -> usize {
+        let mut v = Vec::new();
+        self.legal_moves(&mut v);
+        v.len()
+    }
+
+    /// Is `mv` legal here?
+    fn is_legal(&self, mv: Self::Move) -> bool {
+        let mut v = Vec::new();
+        self.legal_moves(&mut v);
+        v.contains(&mv)
+    }
+
+    /// Apply a move known to be legal (search). Applying an illegal move is a
+    /// logic error: it may be caught by a debug assertion.
+    fn apply(&mut self, mv: Self::Move) -> Self::Undo;
+
+    /// Undo `mv`, which was the last move applied and returned `undo`.
+    fn undo(&mut self, mv: Self::Move, undo: Self::Undo);
+
+    /// Apply a move from an untrusted source (a user, a file, a network peer):
+    /// an illegal move is refused with a clear error and changes nothing.
+    fn try_apply(&mut self, mv: Self::Move) -> Result<Self::Undo, MoveError> {
+        if self.to_move() == Turn::Over {
+            return Err(MoveError::illegal("the game is over"));
+        }
+        if !self.is_legal(mv) {
+            return Err(MoveError::illegal(format!(
+                "{} is not a legal move here",
+                self.format_move(mv)
+            )));
+        }
+        Ok(self.apply(mv))
+    }
+
+    /// The result, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// A stable hash of everything that matters for the rules (repetition,
+    /// transposition tables): equal states have equal keys, across runs and
+    /// builds.
+    fn key(&self) -> u64;
+
+    /// The move in the game's notation.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// Parse a move in the game's notation, in the context of this position.
+    /// Errors say what was wrong. A move that parses may still be illegal:
+    /// [`State::try_apply`] checks.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// What `reader` may see of this position, as a serializable value. It must
+    /// not contain anything the reader may not see.
+    fn view(&self, reader: Reader) -> Self::View;
+
+    /// A drawing of the position for a terminal, as `reader` may see it; with
+    /// ANSI colours when `color` is set.
+    fn render(&self, reader: Reader, color: bool) -> String;
+
+    /// Game-specific tags of a finished game's record (Colorito's score, say).
+    /// Only called once the game is over.
+    fn result_tags(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+/// A game with hidden information.
+pub trait Hidden: State {
+    /// Everything one seat knows: built only from what that seat may see.
+    type Knowledge: Clone + PartialEq + Debug + Send + Sync + 'static;
+
+    /// What `seat` knows of this state.
+    fn knowledge(&self, seat: Seat) -> Self::Knowledge;
+
+    /// A complete state that could be the true one, given what a seat knows:
+    /// every hidden element not known to the seat is drawn from `rng` among the
+    /// assignments consistent with the knowledge.
+    fn sample<R: rand::Rng + ?Sized>(knowledge: &Self::Knowledge, rng: &mut R) -> Self;
+}
