@@ -1,0 +1,264 @@
+//! The configured game: number of players, deal, colours in play, golden rule;
+//! its options and variants; the seeded set-up.
+
+use plateau_core::rng::{below, setup_rng, shuffle};
+use plateau_core::{ConfigError, Game, GameInfo, OptionKind, OptionSpec, Seat, Settings, VariantSpec};
+
+use crate::colour::{COLOURS, Colour, ColourSet};
+use crate::position::Position;
+use crate::state::KabaleoState;
+
+/// Bases of each colour in play.
+pub const BASES_PER_COLOUR: usize = 4;
+/// Pieces of each colour in play.
+pub const PIECES_PER_COLOUR: usize = 6;
+
+/// How the pieces are shared out at the start (option `deal`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Deal {
+    /// All pieces shuffled and dealt (2 to 4 players): 12, 10 or 9 each.
+    Random,
+    /// The same pieces for everyone (2 or 3 players): 3 of each colour with 2
+    /// players, 2 of each colour with 3.
+    Even,
+}
+
+impl Deal {
+    /// The option's word for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Deal::Random => "random",
+            Deal::Even => "even",
+        }
+    }
+}
+
+/// Kabaleo, configured: the static facts of one game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Kabaleo {
+    players: u8,
+    deal: Deal,
+    colours: ColourSet,
+    golden_rule: bool,
+}
+
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "players",
+        help: "the number of players (2, 3 or 4); colours in play = players + 2",
+        kind: OptionKind::Int { min: 2, max: 4 },
+        default: "2",
+    },
+    OptionSpec {
+        name: "deal",
+        help: "random: pieces shuffled and dealt (2-4 players); even: the same pieces for each (2-3 players)",
+        kind: OptionKind::Choice(&["random", "even"]),
+        default: "random",
+    },
+    OptionSpec {
+        name: "colours",
+        help: "the colours in play as letters of R O Y G B V (e.g. RYBV), players + 2 of them; auto = the first ones",
+        kind: OptionKind::Text,
+        default: "auto",
+    },
+    OptionSpec {
+        name: "golden-rule",
+        help: "a player may not play on the location where the previous piece was placed",
+        kind: OptionKind::Bool,
+        default: "false",
+    },
+];
+
+const VARIANTS: &[VariantSpec] = &[
+    VariantSpec { name: "standard", help: "2 players, 4 colours, pieces dealt at random", options: &[] },
+    VariantSpec {
+        name: "3-players",
+        help: "3 players, 5 colours, pieces dealt at random",
+        options: &[("players", "3")],
+    },
+    VariantSpec {
+        name: "4-players",
+        help: "4 players, all 6 colours, pieces dealt at random",
+        options: &[("players", "4")],
+    },
+    VariantSpec {
+        name: "even",
+        help: "2 players, 4 colours, 3 pieces of each colour each",
+        options: &[("deal", "even")],
+    },
+    VariantSpec {
+        name: "3-players-even",
+        help: "3 players, 5 colours, 2 pieces of each colour each",
+        options: &[("players", "3"), ("deal", "even")],
+    },
+];
+
+/// The static description of Kabaleo.
+pub static INFO: GameInfo = GameInfo {
+    name: "kabaleo",
+    title: "Kabaleo",
+    summary: "2-4 players place coloured pieces on coloured bases; each wants their secret colour to show on the most locations",
+    min_seats: 2,
+    max_seats: 4,
+    hidden: true,
+    uses_seed: true,
+    has_draws: true,
+    variants: VARIANTS,
+    options: OPTIONS,
+};
+
+impl Kabaleo {
+    /// A game for `players` players (2 to 4), dealt by `deal`, with the colours
+    /// `colours` in play (`None`: the first `players + 2` colours of the list).
+    pub fn new(
+        players: usize,
+        deal: Deal,
+        colours: Option<ColourSet>,
+        golden_rule: bool,
+    ) -> Result<Kabaleo, ConfigError> {
+        if !(2..=4).contains(&players) {
+            return Err(ConfigError::new(format!("Kabaleo is for 2 to 4 players, not {players}")));
+        }
+        if deal == Deal::Even && players == 4 {
+            return Err(ConfigError::new(
+                "the even deal is for 2 or 3 players: with 4 players the 6 pieces of each colour cannot be \
+                 shared equally; use deal=random",
+            ));
+        }
+        let wanted = players + 2;
+        let colours = colours.unwrap_or_else(|| ColourSet::first(wanted));
+        if colours.len() != wanted {
+            return Err(ConfigError::new(format!(
+                "option colours: {players} players play with {wanted} colours, but {} names {}",
+                if colours.is_empty() { "(none)".to_string() } else { colours.to_string() },
+                colours.len()
+            )));
+        }
+        Ok(Kabaleo { players: players as u8, deal, colours, golden_rule })
+    }
+
+    /// The number of players.
+    pub fn players(&self) -> usize {
+        self.players as usize
+    }
+
+    /// How the pieces are dealt.
+    pub fn deal(&self) -> Deal {
+        self.deal
+    }
+
+    /// The colours in play.
+    pub fn colours(&self) -> ColourSet {
+        self.colours
+    }
+
+    /// Whether the golden rule is on.
+    pub fn golden_rule(&self) -> bool {
+        self.golden_rule
+    }
+
+    /// The number of locations (bases): 4 per colour in play.
+    pub fn locations(&self) -> usize {
+        BASES_PER_COLOUR * self.colours.len()
+    }
+
+    /// The number of pieces: 6 per colour in play.
+    pub fn pieces(&self) -> usize {
+        PIECES_PER_COLOUR * self.colours.len()
+    }
+
+    /// The set-up for `seed`, as parts. The draws, in this order, are part of
+    /// the record format (a record's seed must rebuild the same game forever):
+    /// 1. objectives: the colours in play (in the rules' order) are shuffled,
+    ///    seat `s` gets the `s`-th;
+    /// 2. bases: 4 of each colour in play, in the rules' order, shuffled; the
+    ///    `i`-th is location `i + 1`;
+    /// 3. pieces (random deal only): 6 of each colour in play, in the rules'
+    ///    order, shuffled; seat `s` gets the `s`-th run of `pieces / players`;
+    /// 4. the first player: `below(players)`.
+    ///
+    /// Every draw uses [`plateau_core::rng`] on `setup_rng(seed)`.
+    fn setup(&self, seed: u64) -> Position {
+        let mut rng = setup_rng(seed);
+        let in_play: Vec<Colour> = self.colours.iter().collect();
+        let n = self.players();
+
+        let mut drawn = in_play.clone();
+        shuffle(&mut rng, &mut drawn);
+        let objectives: Vec<Colour> = drawn[..n].to_vec();
+
+        let mut bases: Vec<Colour> =
+            in_play.iter().flat_map(|&c| std::iter::repeat_n(c, BASES_PER_COLOUR)).collect();
+        shuffle(&mut rng, &mut bases);
+
+        let mut stocks = vec![[0u8; COLOURS]; n];
+        match self.deal {
+            Deal::Random => {
+                let mut bag: Vec<Colour> =
+                    in_play.iter().flat_map(|&c| std::iter::repeat_n(c, PIECES_PER_COLOUR)).collect();
+                shuffle(&mut rng, &mut bag);
+                let each = bag.len() / n;
+                for (s, stock) in stocks.iter_mut().enumerate() {
+                    for &c in &bag[s * each..(s + 1) * each] {
+                        stock[c.index()] += 1;
+                    }
+                }
+            }
+            Deal::Even => {
+                for stock in stocks.iter_mut() {
+                    for &c in &in_play {
+                        stock[c.index()] = (PIECES_PER_COLOUR / n) as u8;
+                    }
+                }
+            }
+        }
+        let first = below(&mut rng, n as u64) as Seat;
+        Position {
+            golden_rule: self.golden_rule,
+            bases,
+            piles: Vec::new(),
+            stocks,
+            objectives,
+            to_move: first,
+            last_location: None,
+        }
+    }
+}
+
+impl Game for Kabaleo {
+    type State = KabaleoState;
+
+    const INFO: &'static GameInfo = &INFO;
+
+    fn configure(settings: &Settings) -> Result<Self, ConfigError> {
+        let players = settings.int("players") as usize;
+        let deal = match settings.text("deal") {
+            "even" => Deal::Even,
+            _ => Deal::Random,
+        };
+        let colours = match settings.text("colours") {
+            t if t.eq_ignore_ascii_case("auto") || t.is_empty() => None,
+            t => Some(ColourSet::parse(t).map_err(|e| ConfigError::new(format!("option colours: {e}")))?),
+        };
+        Kabaleo::new(players, deal, colours, settings.bool("golden-rule"))
+    }
+
+    fn seats(&self) -> usize {
+        self.players()
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        format!("Player {}", seat + 1)
+    }
+
+    fn start(&self, seed: u64) -> KabaleoState {
+        KabaleoState::from_parts(&self.setup(seed)).expect("the set-up of a configured game is valid")
+    }
+
+    /// From the start nobody ever passes (every stock has the same size and a
+    /// player with a piece can always place it), so a game is exactly one ply
+    /// per piece.
+    fn ply_bound(&self) -> Option<u64> {
+        Some(self.pieces() as u64)
+    }
+}
