@@ -1,0 +1,312 @@
+//! Abraxas (Michael and Johann Rüttinger, Noris Spiele 1993) on the Plateau game
+//! model, as `shared/rules/abraxas.md` specifies it.
+//!
+//! # The game
+//!
+//! A frame of 9×9 cells holds a plate of 8×8 holes that stands in one of four
+//! corners ([`PlatePos`]). Under it lies a sheet of red dots ([`Sheet`]); the
+//! dots stay where they are printed while the plate and the stones in its
+//! holes move. A cell shows a *red circle* when it holds a red stone, or when no
+//! stone covers it and the sheet has a dot there (dots outside the plate count;
+//! a blue stop stone hides the dot under it). A *line* is a run of 4 or more
+//! red circles in a row, column or diagonal.
+//!
+//! A turn: place a red stone from the common reserve of 24 in an empty hole
+//! (once the reserve is empty: move a red stone of the plate to another empty
+//! hole), or one of one's own 3 stop stones; then the plate is pushed one step
+//! counter-clockwise (bottom-left → bottom-right → top-right → top-left →
+//! bottom-left). Lines are looked for only after the push. A player who made
+//! lines scores each of them (a line of `L` circles gives `L − 3` of its red
+//! stones, or all of them if it holds fewer), then the opponent may place a stop
+//! stone (no push) or pass, then the scorer plays a new turn. The first player
+//! to hold 11 stones wins.
+//!
+//! # Moves and notation
+//!
+//! Every decision is a [`Move`] of the player who makes it, so that search can
+//! play them all; [`State::to_move`](plateau_core::State::to_move) names whoever
+//! decides next, and [`AbraxasState::phase`] says what is being decided.
+//!
+//! | text | move | who, when |
+//! |---|---|---|
+//! | `d4` | [`Move::Place`]: a red stone from the reserve into the hole over d4 | [`Phase::Place`], reserve not empty |
+//! | `d4-f6` | [`Move::Relocate`]: the red stone over d4 to the empty hole over f6 | [`Phase::Place`], reserve empty |
+//! | `b:d4` | [`Move::Stop`]: one's own stop stone into the hole over d4 | [`Phase::Place`] (then push), or [`Phase::Interlude`] (no push) |
+//! | `x:d4,f4` | [`Move::Take`]: the stones taken from one line | [`Phase::Score`], the scorer |
+//! | `pass` | [`Move::Pass`]: no stop stone | [`Phase::Interlude`], the scorer's opponent |
+//!
+//! Input is case-insensitive, with the cells of `x:` in any order; output is
+//! lowercase with the cells in the line's order (from its lowest cell). A hole
+//! is named by the cell it lies over at that moment. When a single stone lies
+//! on two lines still to score, which line it is taken from matters (the other
+//! line may still stand, over a dot) and the text names the line's direction:
+//! `x:e5/h` (row), `/v` (column), `/d` (diagonal a1–i9), `/a` (diagonal i1–a9);
+//! this suffix is written only then, and required only then.
+//!
+//! # Decisions where the rules are silent
+//!
+//! Beyond the **Decisions** of the rules file (every visible dot counts; the
+//! removal restriction's reading, option `removal`; repetition and `max-plies`
+//! draws; the designed sheets), this implementation decides:
+//!
+//! 1. **The turn is a sequence of moves.** Push, then the scorer's removals, one
+//!    [`Move::Take`] per line, then the interlude, then the scorer's new turn.
+//!    The interlude comes after the removals ("before he plays again").
+//! 2. **Order of lines.** The scorer picks the next line by the move it plays;
+//!    the lines to score are those found after the push. A line that lost any
+//!    of its red circles through an earlier removal is *broken* and no longer
+//!    scores (even if a shorter run of 4 remains). Taking a stone that lies
+//!    over a dot leaves the dot's red circle: a crossing line through that cell
+//!    is not broken. A line that has been scored is done even if its circles
+//!    still stand; no removal ever makes a new line.
+//! 3. **A line with fewer stones than `L − 3`**: all its stones are taken (one
+//!    move, no choice). A line with no stone cannot exist: a valid sheet has no
+//!    four dots in a line, so any run of 4 holds a stone.
+//! 4. **The restriction** applies only when the line holds more stones than are
+//!    taken; if no choice satisfies it, any choice of `L − 3` stones is allowed
+//!    ("whenever the stones of the line allow such a choice"). Default reading
+//!    (`remaining-not-adjacent`): the three cells of the line not taken must not
+//!    be three consecutive cells of the line. The other reading
+//!    (`removed-not-adjacent`): no two taken cells are neighbours in the line.
+//! 5. **The interlude is skipped** when the opponent has no stop stone left:
+//!    there is nothing to decide, so no forced `pass` ply. The interlude stop
+//!    stone is not followed by a push and makes no line (covering a dot only
+//!    removes a red circle).
+//! 6. **A stop stone in one's own turn** is followed by the push like any
+//!    placement, and the lines that push makes score for the player who placed
+//!    it.
+//! 7. **Winning** is checked after every removal: a player reaching
+//!    `stones-to-win` wins at once, even with lines left to score.
+//! 8. **No legal placement** cannot happen: at most 30 stones for 64 holes, and
+//!    with `stones-to-win` ≤ 12 at least two red stones stay in play while the
+//!    game goes on, so a player can always place or move a red stone. Should it
+//!    happen anyway, the game is drawn ("no legal placement").
+//! 9. **Repetition**: a position is everything the rules depend on (stones by
+//!    hole, plate position, stones taken and stop stones in hand per player,
+//!    lines to score, who decides what); its third occurrence is a draw.
+//!    Who placed each stop stone is shown but is not part of the position.
+//!    `max-plies` counts every move (removals and interlude moves too): the game
+//!    is a draw once that many were played, unless the last one won.
+//!
+//! # Options and variants
+//!
+//! - `sheet` (default `level-1`): `level-1` … `level-6`, an inline sheet (9 rows
+//!   of `o`/`.` separated by `/`, rank 9 first), or the path of a sheet file
+//!   ([`sheet`] describes the format). The variants `level-1` … `level-6` preset
+//!   it; an inline sheet keeps a record self-contained.
+//! - `plate-start` (default `bottom-left`): where the plate stands at the start.
+//! - `removal` (default `remaining-not-adjacent`, or `removed-not-adjacent`).
+//! - `stones-to-win` (default 11, 1 to 12).
+//! - `max-plies` (default 400).
+//!
+//! # The six sheets
+//!
+//! Designed with `examples/sheet-gen.rs` (seeded; kept in the repository) and
+//! stored in `sheets/`. Level `n` has more dots, less regularly placed, than
+//! level `n − 1`. The order is measured by `cargo run --release -p
+//! plateau-abraxas --example sheet-stats`, which plays seeded games per sheet
+//! between the same simple players (greedy: the placement whose push scores
+//! most stones, else a random one; random removals; always pass) and prints,
+//! per game, the lines made, the stones captured and the plies, and the holes
+//! in reach of a line per turn ([`AbraxasState::line_threats`]). With 400
+//! games per sheet:
+//!
+//! | sheet | dots | lines/game | captures/game | plies/game | in reach/turn | draws |
+//! |---|---|---|---|---|---|---|
+//! | SHEET-TABLE |
+//!
+//! # Building positions
+//!
+//! [`Abraxas::position`] reads the text form of [`position`];
+//! [`AbraxasState::to_text`] writes it. [`AbraxasState::render`] draws the board
+//! with the dots, the plate and its holes, the stones, what is red, and the
+//! lines just made (see [`render`](crate::render)).
+//!
+//! # Performance
+//!
+//! The state is a few `u128` bitboards (ten bits per rank, see [`board`]) and
+//! counters; the push is a shift; lines are found with shifts and ands; the
+//! Zobrist key counts stones by plate hole, so that the push changes one term
+//! only; `apply` saves the small state, `undo` restores it: no allocation (the
+//! repetition history is a `Vec` reserved at the start). `cargo bench -p
+//! plateau-abraxas` measures move generation and random playouts.
+
+#![warn(missing_docs)]
+
+pub mod analysis;
+pub mod board;
+pub mod position;
+pub mod render;
+pub mod sheet;
+pub mod state;
+
+use std::sync::Arc;
+
+use plateau_core::{ConfigError, Game, GameInfo, OptionKind, OptionSpec, Seat, Settings, VariantSpec};
+
+pub use board::{BOARD, Bitboard, Cell, Dir, Line, PlatePos};
+pub use render::AbraxasView;
+pub use sheet::Sheet;
+pub use state::{AbraxasState, AbraxasUndo, End, Move, Phase, RED_STONES, Removal, STOP_STONES, Take};
+
+use state::Rules;
+
+/// Abraxas, configured: the sheet, where the plate starts, and the rules'
+/// options.
+#[derive(Clone, Debug)]
+pub struct Abraxas {
+    sheet: Sheet,
+    sheet_name: Arc<str>,
+    plate_start: PlatePos,
+    rules: Rules,
+}
+
+const PLATE_NAMES: &[&str] = &["bottom-left", "bottom-right", "top-right", "top-left"];
+const REMOVAL_NAMES: &[&str] = &["remaining-not-adjacent", "removed-not-adjacent"];
+
+const fn level(name: &'static str, help: &'static str, options: &'static [(&'static str, &'static str)]) -> VariantSpec {
+    VariantSpec { name, help, options }
+}
+
+static INFO: GameInfo = GameInfo {
+    name: "abraxas",
+    title: "Abraxas",
+    summary: "Place red stones in a plate that is pushed round a 9×9 frame over a sheet of red dots; lines of four red circles capture stones.",
+    min_seats: 2,
+    max_seats: 2,
+    hidden: false,
+    uses_seed: false,
+    has_draws: true,
+    variants: &[
+        level("level-1", "sheet 1: the fewest dots, the most regular", &[("sheet", "level-1")]),
+        level("level-2", "sheet 2", &[("sheet", "level-2")]),
+        level("level-3", "sheet 3", &[("sheet", "level-3")]),
+        level("level-4", "sheet 4", &[("sheet", "level-4")]),
+        level("level-5", "sheet 5", &[("sheet", "level-5")]),
+        level("level-6", "sheet 6: the most dots, the least regular", &[("sheet", "level-6")]),
+    ],
+    options: &[
+        OptionSpec {
+            name: "sheet",
+            help: "the dot sheet: level-1 … level-6, an inline sheet (9 rows of o and . separated by /, rank 9 first), or a sheet file's path",
+            kind: OptionKind::Text,
+            default: "level-1",
+        },
+        OptionSpec {
+            name: "plate-start",
+            help: "where the plate stands at the start",
+            kind: OptionKind::Choice(PLATE_NAMES),
+            default: "bottom-left",
+        },
+        OptionSpec {
+            name: "removal",
+            help: "the three circles left must not be side by side (remaining-not-adjacent), or the stones taken must not be neighbours (removed-not-adjacent)",
+            kind: OptionKind::Choice(REMOVAL_NAMES),
+            default: "remaining-not-adjacent",
+        },
+        OptionSpec {
+            name: "stones-to-win",
+            help: "red stones a player must hold to win",
+            kind: OptionKind::Int { min: 1, max: 12 },
+            default: "11",
+        },
+        OptionSpec {
+            name: "max-plies",
+            help: "moves (of any kind) after which the game is a draw",
+            kind: OptionKind::Int { min: 1, max: 100_000 },
+            default: "400",
+        },
+    ],
+};
+
+impl Abraxas {
+    /// A game on `sheet` with the default options.
+    pub fn new(sheet: Sheet) -> Abraxas {
+        let rules = Rules {
+            dots: sheet.dots(),
+            stones_to_win: 11,
+            max_plies: 400,
+            removal: Removal::RemainingNotAdjacent,
+        };
+        Abraxas { sheet_name: Arc::from(sheet.name()), sheet, plate_start: PlatePos::BottomLeft, rules }
+    }
+
+    /// The same game with the plate starting at `pos`.
+    pub fn with_plate_start(mut self, pos: PlatePos) -> Abraxas {
+        self.plate_start = pos;
+        self
+    }
+
+    /// The same game with another reading of the removal restriction.
+    pub fn with_removal(mut self, removal: Removal) -> Abraxas {
+        self.rules.removal = removal;
+        self
+    }
+
+    /// The same game with another number of stones to win (1 to 12).
+    pub fn with_stones_to_win(mut self, n: u8) -> Abraxas {
+        self.rules.stones_to_win = n.clamp(1, 12);
+        self
+    }
+
+    /// The same game with another move cap (at least 1).
+    pub fn with_max_plies(mut self, n: u32) -> Abraxas {
+        self.rules.max_plies = n.max(1);
+        self
+    }
+
+    /// The sheet.
+    pub fn sheet(&self) -> &Sheet {
+        &self.sheet
+    }
+
+    /// Where the plate starts.
+    pub fn plate_start(&self) -> PlatePos {
+        self.plate_start
+    }
+
+    /// A position from its text form (see [`position`]), with this game's
+    /// options. Errors name the line or cell and the problem.
+    pub fn position(&self, text: &str) -> Result<AbraxasState, String> {
+        position::from_text(self.rules, text)
+    }
+}
+
+impl Game for Abraxas {
+    type State = AbraxasState;
+
+    const INFO: &'static GameInfo = &INFO;
+
+    fn configure(settings: &Settings) -> Result<Self, ConfigError> {
+        let sheet = Sheet::from_option(settings.text("sheet")).map_err(ConfigError::new)?;
+        let plate = PlatePos::from_name(settings.text("plate-start"))
+            .ok_or_else(|| ConfigError::new("option plate-start: unknown position"))?;
+        let removal = match settings.text("removal") {
+            "removed-not-adjacent" => Removal::RemovedNotAdjacent,
+            _ => Removal::RemainingNotAdjacent,
+        };
+        let win = settings.int("stones-to-win");
+        let max = settings.int("max-plies");
+        Ok(Abraxas::new(sheet)
+            .with_plate_start(plate)
+            .with_removal(removal)
+            .with_stones_to_win(win.clamp(1, 12) as u8)
+            .with_max_plies(max.clamp(1, 100_000) as u32))
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        format!("Player {}", seat + 1)
+    }
+
+    fn start(&self, _seed: u64) -> AbraxasState {
+        AbraxasState::new(self.rules, self.sheet_name.clone(), self.plate_start)
+    }
+
+    fn ply_bound(&self) -> Option<u64> {
+        Some(self.rules.max_plies as u64)
+    }
+}
