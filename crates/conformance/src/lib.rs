@@ -137,9 +137,8 @@ impl Kit {
         for (k, v) in options {
             opts.set(*k, *v);
         }
-        let settings = G::INFO
-            .resolve(Some(variant), &opts)
-            .unwrap_or_else(|e| panic!("variant {variant} with {opts}: {e}"));
+        let settings =
+            G::INFO.resolve(Some(variant), &opts).unwrap_or_else(|e| panic!("variant {variant} with {opts}: {e}"));
         let game = G::configure(&settings).unwrap_or_else(|e| panic!("configure {variant}: {e}"));
         let registry = Registry::new().with(entry::<G>());
         let mut stats = Stats { wins: vec![0; game.seats()], ..Stats::default() };
@@ -167,7 +166,8 @@ impl Kit {
         let mut texts: Vec<String> = Vec::new();
         let mut moves = Vec::new();
         let cap = game.ply_bound().map(|b| b.saturating_add(1)).unwrap_or(self.ply_cap);
-        let replay_at: Vec<u64> = (0..self.replays_per_playout).map(|_| rng.random_range(1..cap.clamp(2, 300))).collect();
+        let replay_at: Vec<u64> =
+            (0..self.replays_per_playout).map(|_| rng.random_range(1..cap.clamp(2, 300))).collect();
         let mut ply = 0u64;
         loop {
             let ctx = Ctx { setup, ply, texts: &texts };
@@ -358,7 +358,8 @@ fn check_outcome(o: &plateau_core::Outcome, seats: usize, ctx: &Ctx) {
 }
 
 fn garble(base: String, rng: &mut ChaCha8Rng) -> String {
-    const JUNK: &[char] = &['a', 'z', '0', '9', '-', ':', ',', ' ', 'x', 'é', '\u{0}', 'Z', '1', '5', 'p', 'R', '.', 'b'];
+    const JUNK: &[char] =
+        &['a', 'z', '0', '9', '-', ':', ',', ' ', 'x', 'é', '\u{0}', 'Z', '1', '5', 'p', 'R', '.', 'b'];
     let mut chars: Vec<char> = base.chars().collect();
     match rng.random_range(0..6) {
         0 => {
@@ -390,9 +391,7 @@ fn check_replay<G: Game>(
     state: &G::State,
     ctx: &Ctx,
 ) -> Box<dyn AnyMatch> {
-    let mut m = registry
-        .new_match(G::INFO.name, setup)
-        .unwrap_or_else(|e| panic!("{ctx}: new match: {e}"));
+    let mut m = registry.new_match(G::INFO.name, setup).unwrap_or_else(|e| panic!("{ctx}: new match: {e}"));
     for (i, t) in texts.iter().enumerate() {
         let canon = m.play(t).unwrap_or_else(|e| panic!("{ctx}: replay refused ply {}: {t}: {e}", i + 1));
         assert_eq!(&canon, t, "{ctx}: replay wrote ply {} differently", i + 1);
@@ -418,9 +417,15 @@ fn check_records(m: &dyn AnyMatch, registry: &Registry, state: &impl State, ctx:
             assert!(parsed.tag("Seed").is_none(), "{ctx}: a live hidden game's record for {r:?} carries the seed");
             continue;
         }
-        let back = registry.replay(&parsed, None, None).unwrap_or_else(|e| panic!("{ctx}: own record does not replay: {e}\n{text}"));
+        let back = registry
+            .replay(&parsed, None, None)
+            .unwrap_or_else(|e| panic!("{ctx}: own record does not replay: {e}\n{text}"));
         assert_eq!(back.key(), state.key(), "{ctx}: record replay gives another position");
-        assert_eq!(back.outcome().map(|o| o.result_string()), m.outcome().map(|o| o.result_string()), "{ctx}: record replay result");
+        assert_eq!(
+            back.outcome().map(|o| o.result_string()),
+            m.outcome().map(|o| o.result_string()),
+            "{ctx}: record replay result"
+        );
         assert_eq!(back.record(r).to_text(), text, "{ctx}: record does not round-trip");
     }
     // A bare numbered move list replays too.
@@ -436,7 +441,8 @@ fn check_records(m: &dyn AnyMatch, registry: &Registry, state: &impl State, ctx:
     setup_only.moves = rec.moves;
     setup_only.result = None;
     setup_only.tags.retain(|(k, _)| k != "Result");
-    let back = registry.replay(&setup_only, None, None).unwrap_or_else(|e| panic!("{ctx}: bare list does not replay: {e}"));
+    let back =
+        registry.replay(&setup_only, None, None).unwrap_or_else(|e| panic!("{ctx}: bare list does not replay: {e}"));
     assert_eq!(back.key(), state.key(), "{ctx}: bare list replay gives another position");
 }
 
@@ -459,7 +465,10 @@ fn check_hidden<S: Hidden>(state: &S, rng: &mut ChaCha8Rng, samples: usize, ctx:
         let drawing = state.render(Reader::Seat(seat), false);
         for _ in 0..samples {
             let sampled = S::sample(&k, rng);
-            assert!(sampled.knowledge(seat) == k, "{ctx}: a state sampled from seat {seat}'s knowledge gives another knowledge");
+            assert!(
+                sampled.knowledge(seat) == k,
+                "{ctx}: a state sampled from seat {seat}'s knowledge gives another knowledge"
+            );
             let v = serde_json::to_string(&sampled.view(Reader::Seat(seat))).expect("view");
             assert_eq!(v, view, "{ctx}: seat {seat}'s view depends on what it does not know");
             let sv = serde_json::to_string(&sampled.view(Reader::Spectator)).expect("view");

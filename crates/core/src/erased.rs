@@ -94,16 +94,21 @@ impl Registry {
         }
         let seed = match record.tag("Seed") {
             None => 0,
-            Some(s) => s
-                .trim()
-                .parse()
-                .map_err(|_| ConfigError::new(format!("the Seed tag {s:?} is not a whole number")))?,
+            Some(s) => {
+                s.trim().parse().map_err(|_| ConfigError::new(format!("the Seed tag {s:?} is not a whole number")))?
+            }
         };
-        let setup =
-            Setup { variant: variant.or_else(|| record.tag("Variant")).map(str::to_string), options, seed };
+        let setup = Setup { variant: variant.or_else(|| record.tag("Variant")).map(str::to_string), options, seed };
         let mut m = self.new_match(name, &setup)?;
         for (i, text) in record.moves.iter().enumerate() {
             m.play(text).map_err(|error| RecordError::Move { ply: i + 1, text: text.clone(), error })?;
+        }
+        // Descriptive tags are kept; the game's own result tags are recomputed.
+        let own: Vec<String> = m.result_tags().into_iter().map(|(k, _)| k).collect();
+        for (k, v) in &record.tags {
+            if !own.iter().any(|o| o.eq_ignore_ascii_case(k)) {
+                m.set_meta(k, v);
+            }
         }
         let recorded = record.result.as_deref().or_else(|| record.tag("Result")).filter(|r| *r != "*");
         if let Some(recorded) = recorded {
@@ -187,6 +192,13 @@ pub trait AnyMatch: Send + Sync {
     fn result_tags(&self) -> Vec<(String, String)>;
     /// The stable hash of the position.
     fn key(&self) -> u64;
+    /// Set a descriptive record tag (`Date`, `Event`, a seat's player name
+    /// under the seat's name, such as `Black`). The tags that describe the game
+    /// itself (`Game`, `Variant`, `Option`, `Seed`, `Result`, `Termination`)
+    /// cannot be set this way and are ignored.
+    fn set_meta(&mut self, name: &str, value: &str);
+    /// The descriptive tags, in order.
+    fn meta(&self) -> &[(String, String)];
     /// The record of the game so far, as `reader` may see it: for a game with
     /// hidden information still in progress, readers other than the referee
     /// get no seed (the seed would reveal the secrets).
@@ -218,7 +230,11 @@ pub struct Match<G: Game> {
     state: G::State,
     played: Vec<Played<G::State>>,
     adjudicated: Option<Outcome>,
+    meta: Vec<(String, String)>,
 }
+
+/// Tags a record writes from the game itself.
+const GAME_TAGS: [&str; 6] = ["Game", "Variant", "Option", "Seed", "Result", "Termination"];
 
 impl<G: Game> Match<G> {
     /// A new match.
@@ -226,7 +242,15 @@ impl<G: Game> Match<G> {
         let settings = G::INFO.resolve(setup.variant.as_deref(), &setup.options)?;
         let game = G::configure(&settings)?;
         let state = game.start(setup.seed);
-        Ok(Match { game, setup, variant: settings.variant(), state, played: Vec::new(), adjudicated: None })
+        Ok(Match {
+            game,
+            setup,
+            variant: settings.variant(),
+            state,
+            played: Vec::new(),
+            adjudicated: None,
+            meta: Vec::new(),
+        })
     }
 
     /// The configured game.
@@ -333,6 +357,18 @@ impl<G: Game> AnyMatch for Match<G> {
     fn key(&self) -> u64 {
         self.state.key()
     }
+    fn set_meta(&mut self, name: &str, value: &str) {
+        if GAME_TAGS.iter().any(|t| t.eq_ignore_ascii_case(name)) || name.is_empty() {
+            return;
+        }
+        match self.meta.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
+            Some(t) => t.1 = value.to_string(),
+            None => self.meta.push((name.to_string(), value.to_string())),
+        }
+    }
+    fn meta(&self) -> &[(String, String)] {
+        &self.meta
+    }
     fn record(&self, reader: Reader) -> Record {
         let mut rec = Record::default();
         rec.tags.push(("Game".into(), G::INFO.name.into()));
@@ -345,6 +381,7 @@ impl<G: Game> AnyMatch for Match<G> {
         if G::INFO.uses_seed && !hide_seed {
             rec.tags.push(("Seed".into(), self.setup.seed.to_string()));
         }
+        rec.tags.extend(self.meta.iter().cloned());
         let result = self.outcome().map(|o| o.result_string()).unwrap_or_else(|| "*".into());
         rec.tags.push(("Result".into(), result.clone()));
         if let Some(o) = self.outcome() {

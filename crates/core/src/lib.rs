@@ -177,10 +177,7 @@ pub trait State: Clone + PartialEq + Debug + Send + Sync + 'static {
             return Err(MoveError::illegal("the game is over"));
         }
         if !self.is_legal(mv) {
-            return Err(MoveError::illegal(format!(
-                "{} is not a legal move here",
-                self.format_move(mv)
-            )));
+            return Err(MoveError::illegal(format!("{} is not a legal move here", self.format_move(mv))));
         }
         Ok(self.apply(mv))
     }

@@ -218,9 +218,7 @@ impl OptionSpec {
                 if value.eq_ignore_ascii_case("none") || value.is_empty() {
                     return Ok("none".to_string());
                 }
-                let n: i64 = value
-                    .parse()
-                    .map_err(|_| bad(format!("{value:?} is neither a whole number nor none")))?;
+                let n: i64 = value.parse().map_err(|_| bad(format!("{value:?} is neither a whole number nor none")))?;
                 if n < min || n > max {
                     return Err(bad(format!("{n} is out of range {min}..={max}")));
                 }

@@ -100,10 +100,7 @@ impl Outcome {
     pub fn result_string(&self) -> String {
         let k = self.winners.count_ones();
         let win = if k == 1 { "1".to_string() } else { format!("1/{k}") };
-        (0..self.seats())
-            .map(|s| if self.is_winner(s) { win.as_str() } else { "0" })
-            .collect::<Vec<_>>()
-            .join("-")
+        (0..self.seats()).map(|s| if self.is_winner(s) { win.as_str() } else { "0" }).collect::<Vec<_>>().join("-")
     }
 }
 

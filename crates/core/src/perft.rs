@@ -25,8 +25,7 @@ fn perft_rec<S: State>(state: &mut S, depth: u32, bufs: &mut [Vec<S::Move>]) -> 
     let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
     state.legal_moves(buf);
     let mut total = 0;
-    for i in 0..buf.len() {
-        let mv = buf[i];
+    for &mv in buf.iter() {
         let undo = state.apply(mv);
         total += perft_rec(state, depth - 1, rest);
         state.undo(mv, undo);

@@ -25,8 +25,8 @@
 
 use std::fmt::Write as _;
 
-use crate::error::RecordError;
 use crate::Seat;
+use crate::error::RecordError;
 
 /// A parsed or written record.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -46,17 +46,12 @@ pub const MAX_RECORD_BYTES: usize = 8 << 20;
 
 fn is_result_token(t: &str) -> bool {
     t == "*"
-        || (t.contains('-')
-            && t.split('-').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit() || c == '/')))
+        || (t.contains('-') && t.split('-').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit() || c == '/')))
 }
 
 fn strip_move_number(t: &str) -> &str {
     let digits = t.bytes().take_while(|b| b.is_ascii_digit()).count();
-    if digits > 0 && t[digits..].starts_with('.') {
-        t[digits..].trim_start_matches('.')
-    } else {
-        t
-    }
+    if digits > 0 && t[digits..].starts_with('.') { t[digits..].trim_start_matches('.') } else { t }
 }
 
 impl Record {
@@ -184,6 +179,27 @@ impl Record {
     }
 }
 
+/// Today's date (UTC) as a record's `Date` tag writes it: `2026.11.29`.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard
+/// Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
 fn parse_tag(line: &str) -> Result<(String, String), String> {
     let inner = line
         .strip_prefix('[')
@@ -229,7 +245,8 @@ mod tests {
 
     #[test]
     fn tags_comments_and_round_trip() {
-        let text = "[Game \"abalone\"]\n[Black \"A \\\"the\\\" \\\\ B\"]\n\n{opening} 1. a1b2 ; x\n i5h5 2. c1-c3 1/2-1/2\n";
+        let text =
+            "[Game \"abalone\"]\n[Black \"A \\\"the\\\" \\\\ B\"]\n\n{opening} 1. a1b2 ; x\n i5h5 2. c1-c3 1/2-1/2\n";
         let r = Record::parse(text).unwrap();
         assert_eq!(r.tag("game"), Some("abalone"));
         assert_eq!(r.tag("Black"), Some("A \"the\" \\ B"));
@@ -249,6 +266,14 @@ mod tests {
             result: None,
         };
         assert_eq!(r.to_text(), "1. d4 x:d4,e4 pass 2. e5 f6 *\n");
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_786), (2026, 11, 29));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(today().len(), 10);
     }
 
     #[test]

@@ -9,5 +9,6 @@ use plateau_core::entry;
 /// Every game, in the order the lobby and `plateau games` show them.
 pub fn registry() -> Registry {
     Registry::new()
-    // GAMES-REGISTRY: one line per game, below this marker
+        // GAMES-REGISTRY: one line per game, below this marker
+        .with(entry::<plateau_abalone::Abalone>())
 }

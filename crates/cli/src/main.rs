@@ -1,0 +1,250 @@
+//! `plateau`: play, analyse and serve the games of Plateau.
+//!
+//! Every command works for every registered game through the type-erased layer
+//! of `plateau-core`; nothing here knows a game by name.
+
+mod play;
+
+use std::io::{IsTerminal, Read};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Args, Parser, Subcommand};
+use plateau_core::{AnyMatch, Options, Reader, Record, Registry, Setup, Turn};
+
+#[derive(Parser)]
+#[command(name = "plateau", version, about = "Play and study Abalone, Colorito, Kabaleo and Abraxas.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the games, their variants and their options.
+    Games,
+    /// Count the leaf positions after DEPTH moves (the count alone on the last line).
+    Perft {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Plies to look ahead.
+        depth: u32,
+        /// List each root move with its count first.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// List the legal moves, one per line, in the game's notation.
+    Moves {
+        #[command(flatten)]
+        game: GameArgs,
+    },
+    /// Read a record, check every move, print the final position and the result.
+    Replay {
+        /// The record file, or - for standard input.
+        file: String,
+        /// The game, for a bare move list without tags.
+        #[arg(long)]
+        game: Option<String>,
+        /// The variant, for a bare move list without tags.
+        #[arg(long)]
+        variant: Option<String>,
+        /// Options (name=value), for a bare move list without tags.
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Print one JSON object instead.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play a game in the terminal.
+    Play(play::PlayArgs),
+}
+
+/// Which game, which variant and options, and optionally a record to start from.
+#[derive(Args, Clone)]
+pub struct GameArgs {
+    /// The game (see `plateau games`).
+    pub game: String,
+    /// The variant.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// An option, as name=value (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+    /// The seed of the set-up (games with a random set-up).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Start from the position after this record (a full record or a bare numbered move list; - for stdin).
+    #[arg(long)]
+    pub record: Option<String>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    let registry = plateau_games::registry();
+    match cli.command {
+        Command::Games => games(&registry),
+        Command::Perft { game, depth, divide } => {
+            let m = game.open(&registry)?;
+            if divide {
+                let rows = m.divide(depth);
+                let total: u64 = rows.iter().map(|(_, n)| n).sum();
+                for (mv, n) in rows {
+                    println!("{mv} {n}");
+                }
+                println!("{total}");
+            } else {
+                println!("{}", m.perft(depth));
+            }
+            Ok(())
+        }
+        Command::Moves { game } => {
+            let m = game.open(&registry)?;
+            for mv in m.legal_moves() {
+                println!("{mv}");
+            }
+            Ok(())
+        }
+        Command::Replay { file, game, variant, options, json } => {
+            let text = read_input(&file)?;
+            let mut record = Record::parse(&text).with_context(|| format!("reading {file}"))?;
+            for o in &options {
+                record.tags.push(("Option".into(), o.clone()));
+            }
+            let m =
+                registry.replay(&record, game.as_deref(), variant.as_deref()).map_err(|e| anyhow!("{file}: {e}"))?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&summary(&*m))?);
+            } else {
+                print!("{}", m.render(Reader::Referee, color()));
+                println!("{}", result_line(&*m));
+            }
+            Ok(())
+        }
+        Command::Play(args) => play::play(&registry, args),
+    }
+}
+
+impl GameArgs {
+    /// The match these arguments describe.
+    pub fn open(&self, registry: &Registry) -> Result<Box<dyn AnyMatch>> {
+        let options = Options::from_pairs(self.options.iter().map(String::as_str))?;
+        match &self.record {
+            None => {
+                let setup = Setup { variant: self.variant.clone(), options, seed: self.seed.unwrap_or(0) };
+                Ok(registry.new_match(&self.game, &setup)?)
+            }
+            Some(file) => {
+                let text = read_input(file)?;
+                let mut record = Record::parse(&text).with_context(|| format!("reading {file}"))?;
+                if let Some(g) = record.tag("Game")
+                    && !g.eq_ignore_ascii_case(&self.game)
+                {
+                    bail!("{file} is a record of {g}, not of {}", self.game);
+                }
+                for (k, v) in options.iter() {
+                    record.tags.push(("Option".into(), format!("{k}={v}")));
+                }
+                if let Some(seed) = self.seed {
+                    record.set_tag("Seed", seed.to_string());
+                }
+                registry.replay(&record, Some(&self.game), self.variant.as_deref()).map_err(|e| anyhow!("{file}: {e}"))
+            }
+        }
+    }
+}
+
+/// Read a file, or standard input for `-`.
+pub fn read_input(file: &str) -> Result<String> {
+    if file == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).context("reading standard input")?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(file).with_context(|| format!("reading {file}"))
+    }
+}
+
+/// Whether to colour the output.
+pub fn color() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+/// One line about the result, or whose turn it is.
+pub fn result_line(m: &dyn AnyMatch) -> String {
+    match (m.outcome(), m.to_move()) {
+        (Some(o), _) => {
+            let winners = o.winners();
+            let who = if o.is_draw() {
+                "draw".to_string()
+            } else {
+                let names: Vec<String> = winners.iter().map(|&s| m.seat_name(s)).collect();
+                format!("{} win{}", names.join(" and "), if names.len() == 1 { "s" } else { "" })
+            };
+            format!("{} — {who} ({}) after {} plies", o.result_string(), o.reason, m.ply())
+        }
+        (None, Turn::Seat(s)) => format!("* — {} to move after {} plies", m.seat_name(s), m.ply()),
+        (None, Turn::Over) => "*".to_string(),
+    }
+}
+
+fn summary(m: &dyn AnyMatch) -> serde_json::Value {
+    use serde_json::{Value, json};
+    let outcome = m.outcome();
+    let mut obj = json!({
+        "game": m.info().name,
+        "variant": m.variant(),
+        "options": m.setup().options,
+        "seed": m.setup().seed,
+        "plies": m.ply(),
+        "result": outcome.map(|o| o.result_string()).unwrap_or_else(|| "*".into()),
+        "termination": outcome.map(|o| o.reason),
+        "to_move": m.to_move().seat().map(|s| m.seat_name(s)),
+        "winners": outcome.map(|o| o.winners().into_iter().map(|s| m.seat_name(s)).collect::<Vec<_>>()),
+        "returns": outcome.map(|o| o.returns().to_vec()),
+        "seats": (0..m.seats()).map(|s| m.seat_name(s)).collect::<Vec<_>>(),
+        "history": m.history(),
+    });
+    if let (Value::Object(out), Value::Object(view)) = (&mut obj, m.view(Reader::Referee)) {
+        for (k, v) in view {
+            out.entry(k).or_insert(v);
+        }
+    }
+    obj
+}
+
+fn games(registry: &Registry) -> Result<()> {
+    for g in registry.games() {
+        let info = g.info();
+        let seats = if info.min_seats == info.max_seats {
+            format!("{} players", info.min_seats)
+        } else {
+            format!("{}–{} players", info.min_seats, info.max_seats)
+        };
+        println!("{} — {} ({seats})", info.name, info.title);
+        println!("  {}", info.summary);
+        println!("  variants:");
+        for (i, v) in info.variants.iter().enumerate() {
+            println!("    {}{} — {}", v.name, if i == 0 { " (default)" } else { "" }, v.help);
+        }
+        if !info.options.is_empty() {
+            println!("  options:");
+            for o in info.options {
+                let default = if o.default.is_empty() { String::new() } else { format!(" (default {})", o.default) };
+                println!("    {}={}{default}", o.name, o.values_help());
+                println!("        {}", o.help);
+            }
+        }
+        println!();
+    }
+    Ok(())
+}

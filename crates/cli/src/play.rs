@@ -1,0 +1,193 @@
+//! `plateau play`: a game in the terminal between humans at one screen and
+//! computer players.
+
+use std::io::{BufRead, Write};
+
+use anyhow::{Result, bail};
+use clap::Args;
+use plateau_core::rand::RngExt;
+use plateau_core::rand::SeedableRng;
+use plateau_core::{AnyMatch, Reader, Registry, Turn};
+use rand_chacha::ChaCha8Rng;
+
+use crate::{GameArgs, color, result_line};
+
+/// Arguments of `plateau play`.
+#[derive(Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Who sits at a seat, as N=KIND with N from 1: human or random
+    /// (repeatable). Seat 1 defaults to human, the others to random.
+    #[arg(long = "seat", value_name = "N=KIND")]
+    seats: Vec<String>,
+    /// Write the record of the game to this file at the end.
+    #[arg(long)]
+    save: Option<String>,
+}
+
+enum Seat {
+    Human,
+    Random(Box<ChaCha8Rng>),
+}
+
+fn parse_seats(specs: &[String], n: usize, seed: u64) -> Result<Vec<Seat>> {
+    let mut kinds: Vec<Option<String>> = vec![None; n];
+    for spec in specs {
+        let Some((num, kind)) = spec.split_once('=') else {
+            bail!("--seat takes N=KIND, like 2=random, not {spec:?}");
+        };
+        let i: usize = match num.trim().parse() {
+            Ok(i) if (1..=n).contains(&i) => i,
+            _ => bail!("--seat {spec}: the seats are 1 to {n}"),
+        };
+        kinds[i - 1] = Some(kind.trim().to_ascii_lowercase());
+    }
+    kinds
+        .into_iter()
+        .enumerate()
+        .map(|(i, k)| match k.as_deref() {
+            None if i == 0 => Ok(Seat::Human),
+            None => Ok(Seat::Random(Box::new(ChaCha8Rng::seed_from_u64(seed ^ i as u64)))),
+            Some("human") => Ok(Seat::Human),
+            Some("random") => Ok(Seat::Random(Box::new(ChaCha8Rng::seed_from_u64(seed ^ i as u64)))),
+            Some(other) => bail!("unknown player kind {other:?}: use human or random"),
+        })
+        .collect()
+}
+
+const HELP: &str = "Type a move in the game's notation, or: moves (list the legal moves), undo (take back your last move), resign, help, quit.";
+
+/// Play a game in the terminal.
+pub fn play(registry: &Registry, args: PlayArgs) -> Result<()> {
+    // A new game draws its set-up from a fresh seed unless one is given.
+    let mut game = args.game.clone();
+    if game.seed.is_none() && game.record.is_none() {
+        game.seed = Some(plateau_core::rng::fresh_seed());
+    }
+    let mut m = game.open(registry)?;
+    let seed = game.seed.unwrap_or_else(plateau_core::rng::fresh_seed);
+    let mut seats = parse_seats(&args.seats, m.seats(), seed)?;
+    if m.meta().iter().all(|(k, _)| k != "Date") {
+        m.set_meta("Date", &plateau_core::record::today());
+    }
+    for (i, s) in seats.iter().enumerate() {
+        let name = m.seat_name(i);
+        if m.meta().iter().all(|(k, _)| *k != name) {
+            m.set_meta(&name, if matches!(s, Seat::Human) { "human" } else { "random" });
+        }
+    }
+    let humans = seats.iter().filter(|s| matches!(s, Seat::Human)).count();
+    let hidden = m.info().hidden;
+    let color = color();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut out = std::io::stdout();
+    println!("{} — {} ({} seats). {HELP}", m.info().title, m.variant(), m.seats());
+    for (i, s) in seats.iter().enumerate() {
+        println!(
+            "  seat {}: {} — {}",
+            i + 1,
+            m.seat_name(i),
+            if matches!(s, Seat::Human) { "human" } else { "random" }
+        );
+    }
+    let mut last_human: Option<usize> = None;
+    loop {
+        let seat = match m.to_move() {
+            Turn::Over => break,
+            Turn::Seat(s) => s,
+        };
+        match &mut seats[seat] {
+            Seat::Random(rng) => {
+                let moves = m.legal_moves();
+                let mv = moves[rng.random_range(0..moves.len())].clone();
+                m.play(&mv)?;
+                println!("{} plays {mv}", m.seat_name(seat));
+            }
+            Seat::Human => {
+                // With hidden information and several humans at one screen,
+                // each sees only their own seat's view: pass the screen.
+                let reader = if hidden { Reader::Seat(seat) } else { Reader::Referee };
+                if hidden && humans > 1 && last_human != Some(seat) {
+                    print!("\x1b[2J\x1b[H");
+                    print!("Pass the screen to {} (seat {}), then press Enter. ", m.seat_name(seat), seat + 1);
+                    out.flush()?;
+                    if lines.next().is_none() {
+                        return Ok(());
+                    }
+                    print!("\x1b[2J\x1b[H");
+                }
+                last_human = Some(seat);
+                println!();
+                print!("{}", m.render(reader, color));
+                loop {
+                    print!("{} ({})> ", m.seat_name(seat), m.ply() + 1);
+                    out.flush()?;
+                    let Some(line) = lines.next() else {
+                        println!("\nGame left unfinished.");
+                        return save(&*m, args.save.as_deref());
+                    };
+                    let line = line?;
+                    let cmd = line.trim();
+                    match cmd {
+                        "" => continue,
+                        "help" | "?" => println!("{HELP}"),
+                        "quit" | "exit" => {
+                            println!("Game left unfinished.");
+                            return save(&*m, args.save.as_deref());
+                        }
+                        "moves" => println!("{}", m.legal_moves().join(" ")),
+                        "resign" => {
+                            let others: Vec<usize> = (0..m.seats()).filter(|&s| s != seat).collect();
+                            m.adjudicate(plateau_core::Outcome::shared_win(m.seats(), &others, "resignation"));
+                            break;
+                        }
+                        "undo" => {
+                            if undo_to_human(&mut *m, &seats, seat) {
+                                print!("{}", m.render(reader, color));
+                            } else {
+                                println!("There is no move of yours to take back.");
+                            }
+                        }
+                        text => match m.play(text) {
+                            Ok(canon) => {
+                                println!("{} plays {canon}", m.seat_name(seat));
+                                break;
+                            }
+                            Err(e) => println!("{text}: {e}"),
+                        },
+                    }
+                }
+            }
+        }
+    }
+    println!();
+    print!("{}", m.render(Reader::Referee, color));
+    println!("{}", result_line(&*m));
+    save(&*m, args.save.as_deref())
+}
+
+/// Take back moves until it is `seat`'s turn again (its last move undone).
+fn undo_to_human(m: &mut dyn AnyMatch, seats: &[Seat], seat: usize) -> bool {
+    let movers = m.movers();
+    let Some(last) = movers.iter().rposition(|&s| s == seat) else {
+        return false;
+    };
+    // Only computer moves may be taken back along with it.
+    if movers[last + 1..].iter().any(|&s| s != seat && matches!(seats[s], Seat::Human)) {
+        return false;
+    }
+    while m.ply() > last {
+        m.undo();
+    }
+    true
+}
+
+fn save(m: &dyn AnyMatch, path: Option<&str>) -> Result<()> {
+    if let Some(path) = path {
+        std::fs::write(path, m.record(Reader::Referee).to_text())?;
+        println!("Record written to {path}.");
+    }
+    Ok(())
+}
