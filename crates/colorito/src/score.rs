@@ -1,0 +1,233 @@
+//! The loser's score: the fewest moves the loser still needs to complete its
+//! set, the winner's pieces staying where they are.
+//!
+//! This is a single-player shortest-path problem (the loser moves alone, every
+//! move costs one). It is solved by IDA* with the admissible and consistent
+//! bound of [`crate::ColoritoState::race_distance`], a transposition table
+//! (a position already searched at the same or a smaller depth in the current
+//! iteration is not searched again) and moves that bring a piece home tried
+//! first. The search stops after `score-nodes` expanded positions: the result
+//! is then the deepest threshold that was not completely refuted, a proven
+//! lower bound, and is marked as not exact.
+
+use std::sync::Mutex;
+
+use crate::bits::Bits;
+use crate::board::{PIECES, Side};
+use crate::rules::FAR;
+use crate::state::{ColoritoState, NONE};
+
+/// The result of the score search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// The loser needs exactly this many more moves (the score is its negation).
+    Exact(u32),
+    /// The loser needs at least this many more moves: the search budget ran out
+    /// before the exact number was found.
+    AtLeast(u32),
+    /// The loser can never complete its set (the winner's pieces hold some of
+    /// its targets, or no sequence of moves exists).
+    Unreachable,
+}
+
+impl Score {
+    /// Whether the number is exact (also true for a proven [`Score::Unreachable`]).
+    pub fn is_exact(self) -> bool {
+        !matches!(self, Score::AtLeast(_))
+    }
+
+    /// The score: minus the moves still needed (or minus the lower bound);
+    /// `None` when unreachable.
+    pub fn value(self) -> Option<i32> {
+        match self {
+            Score::Exact(n) | Score::AtLeast(n) => Some(-(n as i32)),
+            Score::Unreachable => None,
+        }
+    }
+
+    /// The value of the record's `Score` tag: `-7`, or `unreachable`.
+    pub fn tag_value(self) -> String {
+        match self.value() {
+            Some(v) => v.to_string(),
+            None => "unreachable".to_string(),
+        }
+    }
+
+    /// The score in words.
+    pub fn describe(self, loser: Side) -> String {
+        let s = loser.name();
+        let moves = |n: u32| if n == 1 { "1 more move".to_string() } else { format!("{n} more moves") };
+        match self {
+            Score::Exact(n) => format!("{s} needs {} to complete the set: score -{n}", moves(n)),
+            Score::AtLeast(n) => format!(
+                "{s} needs at least {} to complete the set: score -{n} or lower \
+                 (a proven lower bound; the search budget ran out)",
+                moves(n)
+            ),
+            Score::Unreachable => format!("{s} can no longer complete the set with the winner's pieces where they are"),
+        }
+    }
+}
+
+const CACHE_SIZE: usize = 64;
+
+type CacheKey = (u64, [u8; PIECES], Side);
+
+static CACHE: Mutex<Vec<(CacheKey, Score)>> = Mutex::new(Vec::new());
+
+/// The score of `loser` in `state`, from a small process-wide cache (views and
+/// records of one finished game ask for it several times).
+pub(crate) fn cached(state: &ColoritoState, loser: Side) -> Score {
+    let key = (state.rules.fingerprint, state.pos, loser);
+    if let Ok(c) = CACHE.lock()
+        && let Some((_, s)) = c.iter().find(|(k, _)| *k == key)
+    {
+        return *s;
+    }
+    let s = min_moves(state, loser, state.rules.score_nodes);
+    if let Ok(mut c) = CACHE.lock() {
+        if c.len() >= CACHE_SIZE {
+            c.remove(0);
+        }
+        c.push((key, s));
+    }
+    s
+}
+
+/// The fewest moves `side` needs to complete its set from `state` if it moved
+/// alone (the other side's pieces fixed), searching at most `budget` positions.
+pub fn min_moves(state: &ColoritoState, side: Side, budget: u64) -> Score {
+    let r = &*state.rules;
+    let opp = side.other() as usize;
+    let pieces = side as usize * 20..side as usize * 20 + 20;
+    // Static impossibility: a piece off the board or with no path home, or
+    // homes held by the fixed opponent.
+    let fixed = state.occ[opp];
+    for p in pieces.clone() {
+        let c = state.pos[p];
+        if c == NONE || r.dist[p][c as usize] == FAR {
+            return Score::Unreachable;
+        }
+    }
+    if r.just_colours {
+        for base in [side as usize * 20, side as usize * 20 + 10] {
+            if (r.home[base] & !fixed).count_ones() < 10 {
+                return Score::Unreachable;
+            }
+        }
+    } else {
+        for p in pieces.clone() {
+            if r.home[p] & fixed != 0 {
+                return Score::Unreachable;
+            }
+        }
+    }
+    let h0 = state.race_distance(side);
+    if h0 == 0 {
+        return Score::Exact(0);
+    }
+    let mut search = Search {
+        st: state.clone(),
+        side,
+        nodes: 0,
+        budget,
+        table: vec![Entry::default(); TABLE_SIZE],
+        stamp: 0,
+        bufs: Vec::new(),
+    };
+    let mut bound = h0;
+    loop {
+        search.stamp = search.stamp.wrapping_add(1);
+        let mut next = u32::MAX;
+        match search.dfs(0, h0, bound, &mut next) {
+            Flow::Found => return Score::Exact(bound),
+            Flow::OutOfBudget => return Score::AtLeast(bound),
+            Flow::NotFound if next == u32::MAX => return Score::Unreachable,
+            Flow::NotFound => bound = next,
+        }
+    }
+}
+
+const TABLE_SIZE: usize = 1 << 20;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    stamp: u32,
+    g: u32,
+}
+
+enum Flow {
+    Found,
+    NotFound,
+    OutOfBudget,
+}
+
+struct Search {
+    st: ColoritoState,
+    side: Side,
+    nodes: u64,
+    budget: u64,
+    table: Vec<Entry>,
+    stamp: u32,
+    /// One move list per depth: (bound after the move, from, to).
+    bufs: Vec<Vec<(u32, u8, u8)>>,
+}
+
+impl Search {
+    fn dfs(&mut self, g: u32, h: u32, bound: u32, next: &mut u32) -> Flow {
+        if h == 0 {
+            return Flow::Found;
+        }
+        let f = g + h;
+        if f > bound {
+            *next = (*next).min(f);
+            return Flow::NotFound;
+        }
+        let key = self.st.hash;
+        let slot = (key as usize) & (TABLE_SIZE - 1);
+        let e = self.table[slot];
+        if e.key == key && e.stamp == self.stamp && e.g <= g {
+            return Flow::NotFound;
+        }
+        self.table[slot] = Entry { key, stamp: self.stamp, g };
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            return Flow::OutOfBudget;
+        }
+        let depth = g as usize;
+        if self.bufs.len() <= depth {
+            self.bufs.resize_with(depth + 1, || Vec::with_capacity(256));
+        }
+        let mut buf = std::mem::take(&mut self.bufs[depth]);
+        buf.clear();
+        let dist = &self.st.rules.dist;
+        for from in Bits(self.st.occ[self.side as usize]) {
+            let p = self.st.at[from] as usize;
+            let d_from = dist[p][from] as u32;
+            for to in Bits(self.st.destinations(from)) {
+                let d_to = dist[p][to];
+                if d_to == FAR {
+                    continue;
+                }
+                buf.push((h - d_from + d_to as u32, from as u8, to as u8));
+            }
+        }
+        buf.sort_unstable_by_key(|m| m.0);
+        let mut flow = Flow::NotFound;
+        for &(h2, from, to) in buf.iter() {
+            self.st.move_piece(from as usize, to as usize);
+            let r = self.dfs(g + 1, h2, bound, next);
+            self.st.move_piece(to as usize, from as usize);
+            match r {
+                Flow::NotFound => {}
+                other => {
+                    flow = other;
+                    break;
+                }
+            }
+        }
+        self.bufs[depth] = buf;
+        flow
+    }
+}
