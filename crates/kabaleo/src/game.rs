@@ -187,8 +187,7 @@ impl Kabaleo {
         shuffle(&mut rng, &mut drawn);
         let objectives: Vec<Colour> = drawn[..n].to_vec();
 
-        let mut bases: Vec<Colour> =
-            in_play.iter().flat_map(|&c| std::iter::repeat_n(c, BASES_PER_COLOUR)).collect();
+        let mut bases: Vec<Colour> = in_play.iter().flat_map(|&c| std::iter::repeat_n(c, BASES_PER_COLOUR)).collect();
         shuffle(&mut rng, &mut bases);
 
         let mut stocks = vec![[0u8; COLOURS]; n];

@@ -91,7 +91,12 @@ impl fmt::Display for SampleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SampleError::BadWeight { seat, colour, weight } => {
-                write!(f, "weight {weight} for player {} and {} is not finite and non-negative", seat + 1, colour.name())
+                write!(
+                    f,
+                    "weight {weight} for player {} and {} is not finite and non-negative",
+                    seat + 1,
+                    colour.name()
+                )
             }
             SampleError::ZeroWeight => f.write_str("every consistent assignment of objectives has weight zero"),
             SampleError::Inconsistent(why) => write!(f, "inconsistent assignment: {why}"),
@@ -220,15 +225,15 @@ impl Knowledge {
                 return Err(SampleError::Inconsistent(format!("two players have {}", c.name())));
             }
             used = used.with(c);
-            if let Some(k) = self.known_objective(s) {
-                if k != c {
-                    return Err(SampleError::Inconsistent(format!(
-                        "player {} is known to have {}, not {}",
-                        s + 1,
-                        k.name(),
-                        c.name()
-                    )));
-                }
+            if let Some(k) = self.known_objective(s)
+                && k != c
+            {
+                return Err(SampleError::Inconsistent(format!(
+                    "player {} is known to have {}, not {}",
+                    s + 1,
+                    k.name(),
+                    c.name()
+                )));
             }
         }
         Ok(self.fill(assignment))
@@ -287,12 +292,11 @@ impl Knowledge {
                 }
             }
         }
-        let weight = |a: &Assignment| -> f64 {
-            self.unknown_seats().map(|s| weights[s][a.objectives[s].index()]).product()
-        };
+        let weight =
+            |a: &Assignment| -> f64 { self.unknown_seats().map(|s| weights[s][a.objectives[s].index()]).product() };
         let mut total = 0.0;
         self.for_each_assignment(|a| total += weight(a));
-        if !(total > 0.0) || !total.is_finite() {
+        if total.is_nan() || total <= 0.0 || !total.is_finite() {
             return Err(SampleError::ZeroWeight);
         }
         // A uniform draw in [0, total), 53 bits.

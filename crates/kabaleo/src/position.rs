@@ -149,10 +149,10 @@ impl Position {
         if self.to_move >= seats {
             return err(format!("player {} to move, but there are {seats}", self.to_move + 1));
         }
-        if let Some(l) = self.last_location {
-            if l >= n {
-                return err(format!("last location {} does not exist", l + 1));
-            }
+        if let Some(l) = self.last_location
+            && l >= n
+        {
+            return err(format!("last location {} does not exist", l + 1));
         }
         Ok(())
     }
@@ -179,8 +179,9 @@ impl Position {
                 }
                 "piles" => {
                     for tok in rest.split_whitespace() {
-                        let (num, pieces) =
-                            tok.split_once(':').ok_or_else(|| at(format!("{tok:?}: a pile is N:COLOURS, like 6:OG")))?;
+                        let (num, pieces) = tok
+                            .split_once(':')
+                            .ok_or_else(|| at(format!("{tok:?}: a pile is N:COLOURS, like 6:OG")))?;
                         let l: usize = num
                             .parse()
                             .ok()
@@ -259,6 +260,9 @@ impl Position {
         }
         if !objectives_seen {
             return err("no objectives line");
+        }
+        if p.piles.len() < p.bases.len() {
+            p.piles.resize(p.bases.len(), Vec::new());
         }
         Ok(p)
     }

@@ -231,7 +231,9 @@ impl KabaleoState {
             bases: (0..self.locations()).map(|l| self.base(l)).collect(),
             piles: (0..self.locations()).map(|l| self.pile(l)).collect(),
             stocks: self.stocks[..self.seats as usize].to_vec(),
-            objectives: (0..self.seats as usize).filter_map(|s| Colour::from_index(self.objectives[s] as usize)).collect(),
+            objectives: (0..self.seats as usize)
+                .filter_map(|s| Colour::from_index(self.objectives[s] as usize))
+                .collect(),
             to_move: self.turn as Seat,
             last_location: self.last_location(),
         }
@@ -492,10 +494,7 @@ impl KabaleoState {
             ));
         }
         if self.golden && self.last as usize == l {
-            return Some(format!(
-                "the golden rule forbids location {}, where the previous piece was placed",
-                l + 1
-            ));
+            return Some(format!("the golden rule forbids location {}, where the previous piece was placed", l + 1));
         }
         None
     }

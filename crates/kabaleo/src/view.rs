@@ -210,14 +210,12 @@ pub fn render(st: &KabaleoState, reader: Reader, color: bool) -> String {
             "objective secret".to_string()
         };
         let name = format!("Player {}{you}", s + 1);
-        let _ =
-            writeln!(out, "{arrow} {name:<15} {}  ({:>2} left)  {objective}", stock.join(" "), st.stock_total(s));
+        let _ = writeln!(out, "{arrow} {name:<15} {}  ({:>2} left)  {objective}", stock.join(" "), st.stock_total(s));
     }
 
     if let (Some(standings), Some(decider)) = (st.standings(), st.decided_by()) {
         out.push('\n');
-        let winners: Vec<String> =
-            standings.iter().filter(|s| s.winner).map(|s| s.player.clone()).collect();
+        let winners: Vec<String> = standings.iter().filter(|s| s.winner).map(|s| s.player.clone()).collect();
         let verb = if winners.len() == 1 { "wins" } else { "share the win" };
         let _ = writeln!(out, "{} {verb} ({}).", winners.join(" and "), decider.as_str());
         for s in &standings {
