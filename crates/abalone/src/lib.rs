@@ -36,6 +36,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+mod eval;
 pub mod notation;
 mod state;
 pub mod text;

@@ -155,6 +155,20 @@ fn inline_masks<const D: usize, const S: i32>(m: &Masks, f: &mut impl FnMut(Bits
     f(three & (ahead(empty, 3 * S) | push), D, D, 3);
 }
 
+/// Push-outs by `own` in direction `D` (index step `S`): in-line moves whose
+/// pushed run ends off the board.
+#[inline(always)]
+fn push_out_mask<const S: i32>(own: Bits, opp: Bits) -> [Bits; 2] {
+    let o1 = ahead(own, S);
+    let o2 = ahead(own, 2 * S);
+    let o3 = ahead(own, 3 * S);
+    let off = |k: i32| !ahead(BOARD, k * S);
+    let two = own & o1 & !o2 & ahead(opp, 2 * S) & off(3);
+    let p3 = ahead(opp, 3 * S);
+    let three = own & o1 & o2 & !o3 & p3 & (off(4) | (ahead(opp, 4 * S) & off(5)));
+    [two, three]
+}
+
 /// Broadside moves of lines along axis `A` (step `SA`) in direction `D` (step `SD`).
 #[inline(always)]
 fn broadside_masks<const A: usize, const SA: i32, const D: usize, const SD: i32>(
@@ -281,6 +295,42 @@ impl AbaloneState {
         let mut total = 0;
         self.for_each_mask(|m, _, _, _| total += m.count_ones() as usize);
         total
+    }
+
+    fn push_out_masks(&self, side: Seat) -> [[Bits; 2]; 6] {
+        let (own, opp) = (self.bb[side], self.bb[1 - side]);
+        [
+            push_out_mask::<1>(own, opp),
+            push_out_mask::<10>(own, opp),
+            push_out_mask::<9>(own, opp),
+            push_out_mask::<-1>(own, opp),
+            push_out_mask::<-10>(own, opp),
+            push_out_mask::<-9>(own, opp),
+        ]
+    }
+
+    /// How many moves of `side` (were it to move) would push a marble off the
+    /// board.
+    pub fn push_out_count(&self, side: Seat) -> u32 {
+        self.push_out_masks(side).iter().flatten().map(|m| m.count_ones()).sum()
+    }
+
+    /// The legal moves of the side to move that push a marble off the board.
+    pub fn push_outs(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.status != Status::Ongoing {
+            return;
+        }
+        for (d, masks) in self.push_out_masks(self.side as Seat).iter().enumerate() {
+            for (k, &mask) in masks.iter().enumerate() {
+                let mut m = mask;
+                while m != 0 {
+                    let i = m.trailing_zeros() as u8;
+                    m &= m - 1;
+                    out.push(Move { cell: i, dir: d as u8, axis: d as u8, n: k as u8 + 2 });
+                }
+            }
+        }
     }
 
     fn side_has_move(&self) -> bool {

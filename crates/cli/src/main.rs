@@ -3,6 +3,7 @@
 //! Every command works for every registered game through the type-erased layer
 //! of `plateau-core`; nothing here knows a game by name.
 
+mod engine;
 mod play;
 
 use std::io::{IsTerminal, Read};
@@ -57,6 +58,10 @@ enum Command {
     },
     /// Play a game in the terminal.
     Play(play::PlayArgs),
+    /// Search a position and print the chosen move alone on the last line.
+    Bestmove(engine::BestmoveArgs),
+    /// Play many games between computer players and measure their strength.
+    Arena(engine::ArenaArgs),
 }
 
 /// Which game, which variant and options, and optionally a record to start from.
@@ -131,6 +136,8 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Play(args) => play::play(&registry, args),
+        Command::Bestmove(args) => engine::bestmove(&registry, args),
+        Command::Arena(args) => engine::arena(&registry, args),
     }
 }
 

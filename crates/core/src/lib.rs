@@ -213,6 +213,22 @@ pub trait State: Clone + PartialEq + Debug + Send + Sync + 'static {
     }
 }
 
+/// How computer players judge a position: a game's evaluation, written from the
+/// game's strategy, lives in the game's crate.
+pub trait Evaluate: State {
+    /// A heuristic value of the position for `seat`, higher is better, in
+    /// units where about ±1000 means "as good as won / lost". With two seats
+    /// it is antisymmetric: `evaluate(0) == -evaluate(1)`. Only called on
+    /// positions that are not over.
+    fn evaluate(&self, seat: Seat) -> i32;
+
+    /// The moves that make a search horizon unstable here (captures, lines
+    /// about to score), for quiescence search. By default none.
+    fn noisy_moves(&self, out: &mut Vec<Self::Move>) {
+        out.clear();
+    }
+}
+
 /// A game with hidden information.
 pub trait Hidden: State {
     /// Everything one seat knows: built only from what that seat may see.

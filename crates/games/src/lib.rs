@@ -1,14 +1,29 @@
-//! The registry of every game of Plateau: the one place that lists them.
+//! The catalogue of every game of Plateau: the one place that lists them, with
+//! their rules (registry entries) and their computer players.
 //!
-//! Adding a game is one line here (and one in this crate's `Cargo.toml`).
+//! Adding a game is one line in each list here (and one in this crate's
+//! `Cargo.toml`).
 
-use plateau_core::Registry;
 #[allow(unused_imports)]
-use plateau_core::entry;
+use plateau_ai::{Players, hidden, two_player};
+use plateau_core::{ConfigError, Registry, entry};
 
-/// Every game, in the order the lobby and `plateau games` show them.
+/// The registry of every game's rules, in the order the lobby and
+/// `plateau games` show them.
 pub fn registry() -> Registry {
     Registry::new()
-        // GAMES-REGISTRY: one line per game, below this marker
         .with(entry::<plateau_abalone::Abalone>())
+        // GAMES-REGISTRY: one line per game, below this marker
+        .with(entry::<plateau_kabaleo::Kabaleo>())
+}
+
+/// The computer players of the game called `name`.
+pub fn players(name: &str) -> Result<Box<dyn Players>, ConfigError> {
+    let all: Vec<Box<dyn Players>> = vec![
+        two_player::<plateau_abalone::Abalone>(),
+        // GAMES-PLAYERS: one line per game
+    ];
+    all.into_iter()
+        .find(|p| p.game().eq_ignore_ascii_case(name))
+        .ok_or_else(|| ConfigError::new(format!("unknown game {name:?}")))
 }

@@ -1,0 +1,368 @@
+//! Monte-Carlo tree search (UCT) for any number of seats, and its
+//! information-set form for games with hidden information.
+//!
+//! One engine serves both: each iteration starts from a *determinization* —
+//! for perfect information the true state itself, for hidden information a
+//! state sampled from the seat's knowledge — and descends the tree by UCB.
+//! Every game of Plateau keeps its legal moves public (the conformance kit
+//! checks that they are the same in every state a seat's knowledge allows), so
+//! a node's children are the same in every determinization and the tree is a
+//! tree of public move sequences (single-observer ISMCTS, Cowling et al.
+//! 2012). A node is expanded with all its children at its second visit.
+//! Playouts are a few random moves, then every seat's evaluation squashed to
+//! −1..1; a finished game gives the outcome's returns. Each node holds the sum
+//! of the returns of the seat that made its move, so 2 to 4 seats work alike.
+
+use std::time::{Duration, Instant};
+
+use plateau_core::rand::RngExt;
+use plateau_core::{Evaluate, Hidden, MAX_SEATS, State, Turn};
+
+use crate::player::{Score, SearchInfo};
+use crate::spec::Budget;
+use crate::{HiddenSearch, PlayerRng, Search};
+
+/// Settings of the search.
+#[derive(Clone, Copy, Debug)]
+pub struct MctsConfig {
+    /// Exploration constant of UCB (returns are in −1..1).
+    pub exploration: f32,
+    /// Random moves played before the evaluation ends a playout.
+    pub playout_plies: u32,
+    /// Evaluation units that map to a return of tanh(1) ≈ 0.76.
+    pub eval_scale: f32,
+    /// The tree never grows beyond this many nodes.
+    pub max_nodes: usize,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig { exploration: 1.0, playout_plies: 6, eval_scale: 400.0, max_nodes: 4_000_000 }
+    }
+}
+
+const LEAF: u32 = u32::MAX;
+
+#[derive(Clone)]
+struct Node<M> {
+    mv: Option<M>,
+    mover: u8,
+    visits: u32,
+    reward: f32,
+    /// Children are `first .. first + count`; `first == LEAF` until expanded.
+    first: u32,
+    count: u32,
+}
+
+/// The search tree, nodes in one vector, children contiguous.
+struct Tree<M> {
+    nodes: Vec<Node<M>>,
+}
+
+impl<M: Copy + PartialEq> Tree<M> {
+    fn new() -> Self {
+        Tree { nodes: vec![Node { mv: None, mover: 0, visits: 0, reward: 0.0, first: LEAF, count: 0 }] }
+    }
+
+    fn children(&self, i: u32) -> std::ops::Range<u32> {
+        let n = &self.nodes[i as usize];
+        if n.first == LEAF { 0..0 } else { n.first..n.first + n.count }
+    }
+
+    /// Copy the subtree under `root` into a new tree (breadth first, so that
+    /// children stay contiguous).
+    fn reroot(&mut self, root: u32) {
+        let mut fresh: Vec<Node<M>> = vec![self.nodes[root as usize].clone()];
+        let mut queue = std::collections::VecDeque::from([(root, 0u32)]);
+        while let Some((old, new)) = queue.pop_front() {
+            let range = self.children(old);
+            if range.is_empty() {
+                fresh[new as usize].first = LEAF;
+                continue;
+            }
+            let first = fresh.len() as u32;
+            fresh[new as usize].first = first;
+            for (k, c) in range.enumerate() {
+                fresh.push(self.nodes[c as usize].clone());
+                queue.push_back((c, first + k as u32));
+            }
+        }
+        self.nodes = fresh;
+    }
+}
+
+fn returns<S: Evaluate>(s: &S, scale: f32) -> [f32; MAX_SEATS] {
+    let mut r = [0f32; MAX_SEATS];
+    match s.outcome() {
+        Some(o) => r[..o.seats()].copy_from_slice(o.returns()),
+        None => {
+            for (seat, v) in r.iter_mut().enumerate().take(s.seats()) {
+                *v = (s.evaluate(seat) as f32 / scale).tanh();
+            }
+        }
+    }
+    r
+}
+
+/// The common engine of both searches.
+struct Engine<S: State> {
+    config: MctsConfig,
+    budget: Budget,
+    rng: PlayerRng,
+    tree: Tree<S::Move>,
+    moves: Vec<S::Move>,
+    path: Vec<u32>,
+    iterations: u64,
+    max_depth: u32,
+}
+
+impl<S: Evaluate> Engine<S> {
+    fn new(config: MctsConfig, budget: Budget, rng: PlayerRng) -> Self {
+        Engine {
+            config,
+            budget,
+            rng,
+            tree: Tree::new(),
+            moves: Vec::with_capacity(128),
+            path: Vec::with_capacity(64),
+            iterations: 0,
+            max_depth: 0,
+        }
+    }
+
+    fn expand(&mut self, node: u32, s: &S, seat: usize) {
+        s.legal_moves(&mut self.moves);
+        if self.tree.nodes.len() + self.moves.len() > self.config.max_nodes {
+            return;
+        }
+        // Shuffle, so that unvisited children are tried in random order.
+        for i in (1..self.moves.len()).rev() {
+            let j = self.rng.random_range(0..=i);
+            self.moves.swap(i, j);
+        }
+        let first = self.tree.nodes.len() as u32;
+        for &mv in &self.moves {
+            self.tree.nodes.push(Node {
+                mv: Some(mv),
+                mover: seat as u8,
+                visits: 0,
+                reward: 0.0,
+                first: LEAF,
+                count: 0,
+            });
+        }
+        let n = &mut self.tree.nodes[node as usize];
+        n.first = first;
+        n.count = self.moves.len() as u32;
+    }
+
+    fn select(&self, node: u32) -> u32 {
+        let parent = self.tree.nodes[node as usize].visits.max(1) as f32;
+        let log = parent.ln();
+        let mut best = LEAF;
+        let mut best_ucb = f32::MIN;
+        for c in self.tree.children(node) {
+            let ch = &self.tree.nodes[c as usize];
+            if ch.visits == 0 {
+                return c;
+            }
+            let ucb = ch.reward / ch.visits as f32 + self.config.exploration * (log / ch.visits as f32).sqrt();
+            if ucb > best_ucb {
+                best_ucb = ucb;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// One iteration from a determinization.
+    fn iterate(&mut self, mut s: S) {
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        let mut depth = 0;
+        while let Turn::Seat(seat) = s.to_move() {
+            if self.tree.nodes[node as usize].first == LEAF {
+                if self.tree.nodes[node as usize].visits == 0 && node != 0 {
+                    break;
+                }
+                self.expand(node, &s, seat);
+                if self.tree.nodes[node as usize].first == LEAF {
+                    break; // the tree is full
+                }
+            }
+            let c = self.select(node);
+            let mv = self.tree.nodes[c as usize].mv.expect("children have moves");
+            s.apply(mv);
+            node = c;
+            self.path.push(c);
+            depth += 1;
+            if self.tree.nodes[c as usize].visits == 0 {
+                break;
+            }
+        }
+        let mut plies = 0;
+        while plies < self.config.playout_plies && s.to_move() != Turn::Over {
+            s.legal_moves(&mut self.moves);
+            let mv = self.moves[self.rng.random_range(0..self.moves.len())];
+            s.apply(mv);
+            plies += 1;
+        }
+        let r = returns(&s, self.config.eval_scale);
+        for &i in &self.path {
+            let n = &mut self.tree.nodes[i as usize];
+            n.visits += 1;
+            if n.mv.is_some() {
+                n.reward += r[n.mover as usize];
+            }
+        }
+        self.max_depth = self.max_depth.max(depth);
+        self.iterations += 1;
+    }
+
+    /// Run iterations until the budget is spent; `sample` makes each
+    /// iteration's determinization.
+    fn run(&mut self, mut sample: impl FnMut(&mut PlayerRng) -> S) -> Duration {
+        let start = Instant::now();
+        self.iterations = 0;
+        self.max_depth = 0;
+        let deadline = self.budget.time.map(|t| start + t.saturating_sub((t / 20).min(Duration::from_millis(5))));
+        let max_iter = match (self.budget.iterations, self.budget.time) {
+            (Some(n), _) => n,
+            (None, Some(_)) => u64::MAX,
+            (None, None) => 1_000,
+        };
+        while self.iterations < max_iter {
+            if self.iterations & 31 == 0
+                && let Some(d) = deadline
+                && Instant::now() >= d
+            {
+                break;
+            }
+            let s = sample(&mut self.rng);
+            self.iterate(s);
+        }
+        start.elapsed()
+    }
+
+    /// The most visited root child, its mean return, and the line of most
+    /// visited children.
+    fn best(&self) -> Option<(S::Move, f32, Vec<S::Move>)> {
+        let pick =
+            |i: u32| -> Option<u32> { self.tree.children(i).max_by_key(|&c| self.tree.nodes[c as usize].visits) };
+        let first = pick(0)?;
+        let n = &self.tree.nodes[first as usize];
+        let value = if n.visits > 0 { n.reward / n.visits as f32 } else { 0.0 };
+        let mut pv = vec![n.mv?];
+        let mut at = first;
+        while let Some(c) = pick(at) {
+            if self.tree.nodes[c as usize].visits < 2 || pv.len() >= 16 {
+                break;
+            }
+            pv.push(self.tree.nodes[c as usize].mv?);
+            at = c;
+        }
+        Some((n.mv?, value, pv))
+    }
+}
+
+/// UCT over the true state (perfect information), with the tree kept between
+/// moves: after the other players' moves, the subtree of the position reached
+/// becomes the new tree.
+pub struct Mcts<S: State> {
+    engine: Engine<S>,
+    /// The position at the tree's root, and how many moves led to it.
+    root: Option<(S, usize)>,
+}
+
+impl<S: Evaluate> Mcts<S> {
+    /// A searcher.
+    pub fn new(budget: Budget, rng: PlayerRng, config: MctsConfig) -> Self {
+        Mcts { engine: Engine::new(config, budget, rng), root: None }
+    }
+
+    /// Keep the part of the tree below `state`, if the moves since the last
+    /// search lead there from the old root.
+    fn reuse(&mut self, state: &S, history: &[S::Move]) -> bool {
+        let Some((old, len)) = self.root.take() else { return false };
+        if history.len() < len {
+            return false;
+        }
+        let mut s = old;
+        let mut node = 0u32;
+        for &mv in &history[len..] {
+            let found = self.engine.tree.children(node).find(|&c| self.engine.tree.nodes[c as usize].mv == Some(mv));
+            let Some(c) = found else { return false };
+            if !s.is_legal(mv) {
+                return false;
+            }
+            s.apply(mv);
+            node = c;
+        }
+        if s.key() != state.key() || s != *state {
+            return false;
+        }
+        self.engine.tree.reroot(node);
+        true
+    }
+}
+
+impl<S: Evaluate> Search<S> for Mcts<S> {
+    fn search(&mut self, state: &S, history: &[S::Move]) -> (Vec<S::Move>, SearchInfo) {
+        if !self.reuse(state, history) {
+            self.engine.tree = Tree::new();
+        }
+        let time = self.engine.run(|_| state.clone());
+        self.root = Some((state.clone(), history.len()));
+        let (_, value, pv) = self.engine.best().unwrap_or_else(|| {
+            let mut m = Vec::new();
+            state.legal_moves(&mut m);
+            (m[0], 0.0, vec![m[0]])
+        });
+        let info = SearchInfo {
+            depth: self.engine.max_depth,
+            nodes: self.engine.iterations,
+            time,
+            score: Some(Score::Value(value)),
+            pv: Vec::new(),
+        };
+        (pv, info)
+    }
+}
+
+/// Information-set MCTS: each iteration samples a complete state from the
+/// seat's knowledge. It never receives a state, only knowledge.
+pub struct IsMcts<S: Hidden> {
+    engine: Engine<S>,
+}
+
+impl<S: Hidden + Evaluate> IsMcts<S> {
+    /// A searcher.
+    pub fn new(budget: Budget, rng: PlayerRng, config: MctsConfig) -> Self {
+        IsMcts { engine: Engine::new(config, budget, rng) }
+    }
+}
+
+impl<S: Hidden + Evaluate> HiddenSearch<S> for IsMcts<S> {
+    fn search(&mut self, knowledge: &S::Knowledge, _seat: usize) -> (S::Move, SearchInfo) {
+        self.engine.tree = Tree::new();
+        let time = self.engine.run(|rng| S::sample(knowledge, rng));
+        let (mv, value) = match self.engine.best() {
+            Some((mv, value, _)) => (mv, value),
+            None => {
+                let s = S::sample(knowledge, &mut self.engine.rng);
+                let mut m = Vec::new();
+                s.legal_moves(&mut m);
+                (m[0], 0.0)
+            }
+        };
+        let info = SearchInfo {
+            depth: self.engine.max_depth,
+            nodes: self.engine.iterations,
+            time,
+            score: Some(Score::Value(value)),
+            pv: Vec::new(),
+        };
+        (mv, info)
+    }
+}

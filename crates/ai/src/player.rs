@@ -1,0 +1,117 @@
+//! The object-safe face of computer players, used by the command line, the
+//! arena and the server: a [`Players`] factory per game makes [`AnyPlayer`]s
+//! from specs, and a player chooses a move for any match of its game.
+
+use std::time::Duration;
+
+use plateau_core::AnyMatch;
+
+use crate::spec::{PlayerSpec, SpecError};
+
+/// How a search judged its chosen move.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "lowercase")]
+pub enum Score {
+    /// The evaluation, in the game's units (±1000 ≈ decided).
+    Eval(i32),
+    /// A forced win in this many plies.
+    Win(u32),
+    /// A forced loss in this many plies.
+    Loss(u32),
+    /// An expected return in −1..1 (Monte-Carlo searches).
+    Value(f32),
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Eval(v) => write!(f, "{v:+}"),
+            Score::Win(n) => write!(f, "win in {n}"),
+            Score::Loss(n) => write!(f, "loss in {n}"),
+            Score::Value(v) => write!(f, "{v:+.3}"),
+        }
+    }
+}
+
+/// What a search did.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct SearchInfo {
+    /// Depth completed (alpha-beta) or the tree's deepest line (MCTS).
+    pub depth: u32,
+    /// Nodes visited (alpha-beta) or iterations (MCTS).
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// How the chosen move was judged.
+    pub score: Option<Score>,
+    /// The principal variation, in notation.
+    pub pv: Vec<String>,
+}
+
+impl SearchInfo {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 { (self.nodes as f64 / s) as u64 } else { 0 }
+    }
+}
+
+/// A chosen move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The move, in the game's notation.
+    pub mv: String,
+    /// What the search did.
+    pub info: SearchInfo,
+}
+
+/// Why a player could not move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayerError {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// The match is not of the game this player was made for.
+    #[error("this player plays {expected}, not {got}")]
+    WrongGame {
+        /// The player's game.
+        expected: &'static str,
+        /// The match's game.
+        got: &'static str,
+    },
+}
+
+/// A computer player of one game.
+pub trait AnyPlayer: Send {
+    /// The spec it was made from.
+    fn spec(&self) -> &PlayerSpec;
+    /// Choose a move for the seat to move in `m`. A player may keep state
+    /// between calls (a search tree to reuse); it reads of `m` only what the
+    /// seat to move may know.
+    fn choose(&mut self, m: &dyn AnyMatch) -> Result<Choice, PlayerError>;
+}
+
+/// One level of a game's computer player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Level {
+    /// 1 (beginner) to 6 (the strongest this machine allows).
+    pub level: u8,
+    /// The player spec it stands for.
+    pub spec: &'static str,
+    /// A few words for people choosing an opponent.
+    pub label: &'static str,
+}
+
+/// The computer players of one game.
+pub trait Players: Send + Sync {
+    /// The game's name.
+    fn game(&self) -> &'static str;
+    /// Make a player (levels resolve to their spec). `Human` is not a player.
+    fn create(&self, spec: &PlayerSpec) -> Result<Box<dyn AnyPlayer>, SpecError>;
+    /// The six levels.
+    fn levels(&self) -> &'static [Level; 6];
+    /// Make a player from spec text.
+    fn create_from(&self, text: &str) -> Result<Box<dyn AnyPlayer>, SpecError> {
+        self.create(&PlayerSpec::parse(text)?)
+    }
+}

@@ -1,0 +1,227 @@
+//! Player specifications: `KIND[:key=value,...]`, as typed on the command line
+//! and sent by clients.
+//!
+//! | spec | player |
+//! |---|---|
+//! | `random` | uniformly random legal moves |
+//! | `greedy` | the best move by the game's evaluation, one decision ahead |
+//! | `alphabeta:time=1s` | alpha-beta search (two-player perfect-information games) |
+//! | `mcts:iterations=20000` | Monte-Carlo tree search (UCT) |
+//! | `ismcts:time=500ms` | information-set MCTS (games with hidden information) |
+//! | `ai:4` | level 4 of 6 of the game's computer player |
+//!
+//! Budgets: `time=` (`250ms`, `1s`, `1.5s`), `depth=`, `nodes=`,
+//! `iterations=`; and `seed=` for the player's own randomness. When several
+//! limits are given the search stops at the first one reached.
+
+use std::fmt;
+use std::time::Duration;
+
+/// What a spec could not be.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SpecError(pub String);
+
+/// The kinds of players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A human (not a computer player: the caller asks a person).
+    Human,
+    /// Uniformly random.
+    Random,
+    /// One decision ahead with the evaluation.
+    Greedy,
+    /// Alpha-beta search.
+    AlphaBeta,
+    /// UCT Monte-Carlo tree search.
+    Mcts,
+    /// Information-set MCTS.
+    IsMcts,
+    /// A named level, 1 to 6.
+    Level(u8),
+}
+
+/// Limits of one search. `None` means no limit of that kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Budget {
+    /// Wall-clock time per move.
+    pub time: Option<Duration>,
+    /// Search depth in plies (alpha-beta).
+    pub depth: Option<u32>,
+    /// Nodes searched (alpha-beta) — deterministic, for tests.
+    pub nodes: Option<u64>,
+    /// Iterations (MCTS) — deterministic, for tests.
+    pub iterations: Option<u64>,
+}
+
+impl Budget {
+    /// Whether no limit is set at all.
+    pub fn is_unlimited(&self) -> bool {
+        self.time.is_none() && self.depth.is_none() && self.nodes.is_none() && self.iterations.is_none()
+    }
+}
+
+/// A parsed player spec.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PlayerSpec {
+    /// The kind.
+    pub kind: Kind,
+    /// The limits.
+    pub budget: Budget,
+    /// The seed of the player's randomness, if fixed.
+    pub seed: Option<u64>,
+}
+
+/// The largest budgets a spec may ask for (a server must bound what a client
+/// can make it do).
+pub const MAX_TIME: Duration = Duration::from_secs(60);
+
+fn parse_duration(v: &str) -> Option<Duration> {
+    let v = v.trim();
+    let (num, scale) = if let Some(n) = v.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = v.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        (v, 1.0)
+    };
+    let x: f64 = num.trim().parse().ok()?;
+    if !x.is_finite() || x <= 0.0 {
+        return None;
+    }
+    Some(Duration::from_secs_f64(x * scale))
+}
+
+impl PlayerSpec {
+    /// Parse `KIND[:key=value,...]`.
+    pub fn parse(text: &str) -> Result<PlayerSpec, SpecError> {
+        let text = text.trim();
+        if text.len() > 200 {
+            return Err(SpecError("player spec too long".into()));
+        }
+        let (kind, params) = match text.split_once(':') {
+            Some((k, p)) => (k.trim().to_ascii_lowercase(), p.trim()),
+            None => (text.to_ascii_lowercase(), ""),
+        };
+        let mut spec = PlayerSpec {
+            kind: match kind.as_str() {
+                "human" => Kind::Human,
+                "random" => Kind::Random,
+                "greedy" => Kind::Greedy,
+                "alphabeta" | "ab" => Kind::AlphaBeta,
+                "mcts" | "uct" => Kind::Mcts,
+                "ismcts" => Kind::IsMcts,
+                "ai" | "level" => {
+                    let n: u8 = params
+                        .parse()
+                        .ok()
+                        .filter(|n| (1..=6).contains(n))
+                        .ok_or_else(|| SpecError(format!("{text}: a level is ai:1 to ai:6")))?;
+                    return Ok(PlayerSpec { kind: Kind::Level(n), budget: Budget::default(), seed: None });
+                }
+                _ => {
+                    return Err(SpecError(format!(
+                        "unknown player {kind:?}: use human, random, greedy, alphabeta, mcts, ismcts or ai:1 … ai:6"
+                    )));
+                }
+            },
+            budget: Budget::default(),
+            seed: None,
+        };
+        for param in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (k, v) =
+                param.split_once('=').ok_or_else(|| SpecError(format!("{param:?}: parameters are key=value")))?;
+            let bad = || SpecError(format!("{text}: bad value {v:?} for {k}"));
+            match k.trim() {
+                "time" => {
+                    let d = parse_duration(v).ok_or_else(bad)?;
+                    if d > MAX_TIME {
+                        return Err(SpecError(format!("{text}: at most {}s a move", MAX_TIME.as_secs())));
+                    }
+                    spec.budget.time = Some(d);
+                }
+                "depth" => {
+                    spec.budget.depth = Some(v.trim().parse().ok().filter(|d| (1..=64).contains(d)).ok_or_else(bad)?)
+                }
+                "nodes" => spec.budget.nodes = Some(v.trim().parse().ok().filter(|&n| n > 0).ok_or_else(bad)?),
+                "iterations" => {
+                    spec.budget.iterations = Some(v.trim().parse().ok().filter(|&n| n > 0).ok_or_else(bad)?)
+                }
+                "seed" => spec.seed = Some(v.trim().parse().map_err(|_| bad())?),
+                other => return Err(SpecError(format!("{text}: unknown parameter {other:?}"))),
+            }
+        }
+        Ok(spec)
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.kind {
+            Kind::Human => "human",
+            Kind::Random => "random",
+            Kind::Greedy => "greedy",
+            Kind::AlphaBeta => "alphabeta",
+            Kind::Mcts => "mcts",
+            Kind::IsMcts => "ismcts",
+            Kind::Level(n) => return write!(f, "ai:{n}"),
+        };
+        f.write_str(kind)?;
+        let mut params = Vec::new();
+        if let Some(t) = self.budget.time {
+            params.push(if t.subsec_millis() == 0 && t.as_secs() > 0 {
+                format!("time={}s", t.as_secs())
+            } else {
+                format!("time={}ms", t.as_millis())
+            });
+        }
+        if let Some(d) = self.budget.depth {
+            params.push(format!("depth={d}"));
+        }
+        if let Some(n) = self.budget.nodes {
+            params.push(format!("nodes={n}"));
+        }
+        if let Some(n) = self.budget.iterations {
+            params.push(format!("iterations={n}"));
+        }
+        if let Some(s) = self.seed {
+            params.push(format!("seed={s}"));
+        }
+        if !params.is_empty() {
+            write!(f, ":{}", params.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_print() {
+        for s in [
+            "random",
+            "greedy",
+            "alphabeta:time=1s",
+            "mcts:iterations=500,seed=3",
+            "ai:4",
+            "alphabeta:time=250ms,depth=6",
+        ] {
+            assert_eq!(PlayerSpec::parse(s).unwrap().to_string(), s);
+        }
+        assert_eq!(PlayerSpec::parse("alphabeta:time=1.5s").unwrap().budget.time, Some(Duration::from_millis(1500)));
+        for bad in [
+            "chess",
+            "ai:7",
+            "ai:x",
+            "alphabeta:time=-1s",
+            "alphabeta:time=2h",
+            "mcts:foo=1",
+            "mcts:iterations",
+            "alphabeta:time=100s",
+        ] {
+            assert!(PlayerSpec::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
