@@ -239,10 +239,8 @@ impl Piece {
             .next()
             .and_then(Colour::from_letter)
             .ok_or_else(|| format!("{t:?} is not a piece: pieces are R1-R10, Y11-Y20, D1-D10, L11-L20"))?;
-        let n: u8 = chars
-            .as_str()
-            .parse()
-            .map_err(|_| format!("{t:?} is not a piece: a colour letter, then the number"))?;
+        let n: u8 =
+            chars.as_str().parse().map_err(|_| format!("{t:?} is not a piece: a colour letter, then the number"))?;
         Piece::new(colour, n).ok_or_else(|| {
             let r = colour.numbers();
             format!("{t:?} is not a piece: {} pieces are numbered {} to {}", colour.name(), r.start(), r.end())
@@ -439,7 +437,9 @@ impl Board {
         // Every number once in each of its two colours.
         for c in Colour::ALL {
             for n in c.numbers() {
-                let cells: Vec<usize> = (0..CELLS).filter(|&i| colour[i] == c && number[i] == n).collect();
+                let mut cells: Vec<usize> = (0..CELLS).filter(|&i| colour[i] == c && number[i] == n).collect();
+                // In reading order (rank 10 first), so that "again" is the later one.
+                cells.sort_by_key(|&i| (SIZE - 1 - i / SIZE, i % SIZE));
                 let piece = Piece::new(c, n).expect("valid");
                 // The piece of the other side with the same number starts here.
                 let partner = Colour::ALL[(c as usize + 2) % 4];

@@ -121,7 +121,11 @@ static INFO: GameInfo = GameInfo {
     uses_seed: false,
     has_draws: true,
     variants: &[
-        VariantSpec { name: "standard", help: "The full game: cells welcome a piece by colour or number.", options: &[] },
+        VariantSpec {
+            name: "standard",
+            help: "The full game: cells welcome a piece by colour or number.",
+            options: &[],
+        },
         VariantSpec {
             name: "just-colours",
             help: "For beginners: numbers are ignored; a piece goes to any cell of its colour in its target rank.",
@@ -228,19 +232,13 @@ impl Game for Colorito {
             Board::parse(&text).map_err(|e| ConfigError::new(format!("board file {path}: {e}")))?
         };
         let first = if settings.text("first") == "blue" { Side::Blue } else { Side::Red };
-        let max_moves = u16::try_from(settings.int("max-moves"))
-            .map_err(|_| ConfigError::new("option max-moves: out of range"))?;
+        let max_moves =
+            u16::try_from(settings.int("max-moves")).map_err(|_| ConfigError::new("option max-moves: out of range"))?;
         let score_nodes = u64::try_from(settings.int("score-nodes"))
             .map_err(|_| ConfigError::new("option score-nodes: out of range"))?;
-        let rules = Rules::new(
-            board,
-            settings.bool("just-colours"),
-            settings.bool("strict"),
-            first,
-            max_moves,
-            score_nodes,
-        )
-        .map_err(ConfigError::new)?;
+        let rules =
+            Rules::new(board, settings.bool("just-colours"), settings.bool("strict"), first, max_moves, score_nodes)
+                .map_err(ConfigError::new)?;
         Ok(Colorito { rules: Arc::new(rules) })
     }
 

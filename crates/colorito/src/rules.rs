@@ -76,11 +76,7 @@ impl Rules {
                 }
             }
             start[id] = board.start(p).index() as u8;
-            home[id] = if just_colours {
-                colour_home(&board, p.colour())
-            } else {
-                1u128 << board.target(p).index()
-            };
+            home[id] = if just_colours { colour_home(&board, p.colour()) } else { 1u128 << board.target(p).index() };
             targets[p.side() as usize] |= home[id];
         }
         if just_colours {

@@ -131,7 +131,7 @@ pub fn min_moves(state: &ColoritoState, side: Side, budget: u64) -> Score {
         side,
         nodes: 0,
         budget,
-        table: vec![Entry::default(); TABLE_SIZE],
+        table: vec![Entry::default(); table_size(budget)],
         stamp: 0,
         bufs: Vec::new(),
     };
@@ -148,7 +148,11 @@ pub fn min_moves(state: &ColoritoState, side: Side, budget: u64) -> Score {
     }
 }
 
-const TABLE_SIZE: usize = 1 << 20;
+/// Transposition table entries: a power of two, at most 2^20 (16 MiB), about
+/// twice the node budget.
+fn table_size(budget: u64) -> usize {
+    (budget.saturating_mul(2).clamp(1024, 1 << 20) as usize).next_power_of_two()
+}
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -185,7 +189,7 @@ impl Search {
             return Flow::NotFound;
         }
         let key = self.st.hash;
-        let slot = (key as usize) & (TABLE_SIZE - 1);
+        let slot = (key as usize) & (self.table.len() - 1);
         let e = self.table[slot];
         if e.key == key && e.stamp == self.stamp && e.g <= g {
             return Flow::NotFound;

@@ -437,12 +437,7 @@ impl ColoritoState {
     /// The position in its text form (see [`crate::Colorito::position`]),
     /// which parses back to an equal position while the game is in progress.
     pub fn to_text(&self) -> String {
-        let mut out = format!(
-            "to-move: {}\nmoves: {} {}\n",
-            self.side.lower(),
-            self.moves[0],
-            self.moves[1]
-        );
+        let mut out = format!("to-move: {}\nmoves: {} {}\n", self.side.lower(), self.moves[0], self.moves[1]);
         for rank in (0..SIZE).rev() {
             let cells: Vec<String> = (0..SIZE)
                 .map(|f| match self.at[rank * SIZE + f] {
@@ -492,10 +487,7 @@ impl ColoritoState {
             rows.push((i + 1, line.split_whitespace().collect()));
         }
         if rows.len() != SIZE {
-            return Err(PositionError(format!(
-                "a position has {SIZE} rank lines (rank 10 first), not {}",
-                rows.len()
-            )));
+            return Err(PositionError(format!("a position has {SIZE} rank lines (rank 10 first), not {}", rows.len())));
         }
         for (k, (line, tokens)) in rows.iter().enumerate() {
             let rank = SIZE - 1 - k;
@@ -517,7 +509,11 @@ impl ColoritoState {
         }
         let first = s.rules.first;
         let side = to_move.unwrap_or(first);
-        let m = moves.unwrap_or(if side == first { [0, 0] } else { [(first == Side::Red) as u16, (first == Side::Blue) as u16] });
+        let m = moves.unwrap_or(if side == first {
+            [0, 0]
+        } else {
+            [(first == Side::Red) as u16, (first == Side::Blue) as u16]
+        });
         let lead = if side == first { 0 } else { 1 };
         if m[first as usize] != m[first.other() as usize] + lead {
             return Err(PositionError(format!(

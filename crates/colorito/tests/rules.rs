@@ -248,7 +248,8 @@ fn notation() {
     let j = Move::Go { from: cell("j10"), to: cell("a10") };
     assert_eq!(s.format_move(j), "j10-a10");
     assert_eq!(s.parse_move("j10a10").unwrap(), j);
-    for bad in ["", "c1", "c1-", "k1-c3", "c11-c3", "c0-c3", "c1-c3-c5", "c01-c3", "é1-c3", "11-c3", "c1-c3x", "passe"] {
+    for bad in ["", "c1", "c1-", "k1-c3", "c11-c3", "c0-c3", "c1-c3-c5", "c01-c3", "é1-c3", "11-c3", "c1-c3x", "passe"]
+    {
         let e = s.parse_move(bad).unwrap_err();
         assert_eq!(e.kind, MoveErrorKind::Syntax, "{bad:?}");
         assert!(e.message.contains("c1-c3"), "{bad:?}: {}", e.message);

@@ -43,7 +43,8 @@ pub fn all_home() -> Vec<(String, String)> {
 
 /// All pieces home except those listed, which stand where given.
 pub fn home_except(moved: &[(&str, &str)]) -> Vec<(String, String)> {
-    let mut v: Vec<(String, String)> = all_home().into_iter().filter(|(_, p)| !moved.iter().any(|(_, q)| q == p)).collect();
+    let mut v: Vec<(String, String)> =
+        all_home().into_iter().filter(|(_, p)| !moved.iter().any(|(_, q)| q == p)).collect();
     v.extend(moved.iter().map(|(c, p)| (c.to_string(), p.to_string())));
     v
 }
@@ -88,13 +89,23 @@ fn neighbours(c: Cell) -> Vec<(i32, i32)> {
 fn offset(c: Cell, df: i32, dr: i32) -> Option<Cell> {
     let f = c.file() as i32 + df;
     let r = c.rank() as i32 + dr;
-    if (0..SIZE as i32).contains(&f) && (0..SIZE as i32).contains(&r) { Cell::new(f as usize, r as usize) } else { None }
+    if (0..SIZE as i32).contains(&f) && (0..SIZE as i32).contains(&r) {
+        Cell::new(f as usize, r as usize)
+    } else {
+        None
+    }
 }
 
 /// Ends of the moves of the piece on `from`, by enumerating paths: steps, jump
 /// chains by depth-first search with a visited set, and a step to each empty
 /// neighbour followed by jump chains.
-pub fn naive_targets(game: &Colorito, s: &ColoritoState, just_colours: bool, strict: bool, from: Cell) -> BTreeSet<Cell> {
+pub fn naive_targets(
+    game: &Colorito,
+    s: &ColoritoState,
+    just_colours: bool,
+    strict: bool,
+    from: Cell,
+) -> BTreeSet<Cell> {
     let p = s.piece_at(from).expect("a piece");
     let occupied = |c: Cell| c != from && s.piece_at(c).is_some();
     let mut ends = BTreeSet::new();
