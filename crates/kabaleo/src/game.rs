@@ -224,6 +224,12 @@ impl Kabaleo {
     }
 }
 
+/// The name of a seat: `Player1` to `Player4`, one word, as record tags
+/// (which name a seat's player) require.
+pub fn seat_name(seat: Seat) -> String {
+    format!("Player{}", seat + 1)
+}
+
 impl Game for Kabaleo {
     type State = KabaleoState;
 
@@ -247,7 +253,7 @@ impl Game for Kabaleo {
     }
 
     fn seat_name(&self, seat: Seat) -> String {
-        format!("Player {}", seat + 1)
+        seat_name(seat)
     }
 
     fn start(&self, seed: u64) -> KabaleoState {

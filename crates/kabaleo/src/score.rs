@@ -93,7 +93,7 @@ impl KabaleoState {
             (0..self.seats as usize)
                 .map(|s| Standing {
                     seat: s,
-                    player: format!("Player {}", s + 1),
+                    player: crate::game::seat_name(s),
                     colour: self.objective(s),
                     score: self.score(self.objective(s)),
                     place: ranks[s] as usize + 1,

@@ -400,9 +400,10 @@ impl KabaleoState {
         if self.last == NONE { None } else { Some(self.last as usize) }
     }
 
-    /// The location the golden rule forbids to the seat to move, if any.
+    /// The location the golden rule forbids to the seat to move, if any
+    /// (none once the game is over).
     pub fn forbidden_location(&self) -> Option<usize> {
-        if self.golden { self.last_location() } else { None }
+        if self.golden && self.remaining > 0 { self.last_location() } else { None }
     }
 
     /// The objective of `seat` in this state. This is the referee's
@@ -466,7 +467,7 @@ impl KabaleoState {
             return Some("the game is over".to_string());
         }
         let s = self.turn as usize;
-        let who = format!("Player {}", s + 1);
+        let who = crate::game::seat_name(s);
         if mv.is_pass() {
             return if self.can_place() {
                 Some(format!("{who} may not pass: a pass is only allowed with no legal placement"))

@@ -11,6 +11,7 @@ use plateau_core::{Reader, Seat, State};
 use serde::ser::SerializeMap;
 
 use crate::colour::Colour;
+use crate::game::seat_name;
 use crate::score::Standing;
 use crate::state::KabaleoState;
 
@@ -118,7 +119,7 @@ impl KabaleoView {
             stocks: (0..n)
                 .map(|s| StockView {
                     seat: s,
-                    player: format!("Player {}", s + 1),
+                    player: seat_name(s),
                     pieces: counts(&|c| st.stock(s, c)),
                     total: st.stock_total(s),
                 })
@@ -149,11 +150,17 @@ pub fn render(st: &KabaleoState, reader: Reader, color: bool) -> String {
     let _ = writeln!(out, "Kabaleo: {n} players, colours {}{golden}", st.colours());
     match st.to_move() {
         plateau_core::Turn::Seat(s) => {
-            let _ = writeln!(out, "Player {} to move; {} pieces left.", s + 1, st.pieces_left());
+            let _ = writeln!(out, "{} to move; {} pieces left.", seat_name(s), st.pieces_left());
         }
         plateau_core::Turn::Over => {
             let _ = writeln!(out, "Game over: every piece is placed.");
         }
+    }
+    if let (Reader::Seat(s), Some(_)) = (reader, st.to_move().seat())
+        && s < n
+    {
+        let c = st.objective(s);
+        let _ = writeln!(out, "You are {}; your secret colour is {} {}.", seat_name(s), chip(c, color), c.name());
     }
     out.push('\n');
 
@@ -177,11 +184,10 @@ pub fn render(st: &KabaleoState, reader: Reader, color: bool) -> String {
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
-    let _ = writeln!(
-        out,
-        "  ([B] a bare base of colour B; T3/B a pile of 3 topped by T on a B base{})",
-        if forbidden.is_some() { "; * forbidden by the golden rule" } else { "" }
-    );
+    let _ = writeln!(out, "  ([B] a bare base of colour B; T3/B a pile of 3 pieces topped by T on a B base)");
+    if let Some(l) = forbidden {
+        let _ = writeln!(out, "  (* location {} is forbidden by the golden rule)", l + 1);
+    }
     let piles: Vec<String> = (0..st.locations())
         .filter(|&l| st.height(l) > 1)
         .map(|l| format!("{}:{}", l + 1, st.pile(l).iter().map(|c| c.letter()).collect::<String>()))
@@ -209,7 +215,7 @@ pub fn render(st: &KabaleoState, reader: Reader, color: bool) -> String {
         } else {
             "objective secret".to_string()
         };
-        let name = format!("Player {}{you}", s + 1);
+        let name = format!("{}{you}", seat_name(s));
         let _ = writeln!(out, "{arrow} {name:<15} {}  ({:>2} left)  {objective}", stock.join(" "), st.stock_total(s));
     }
 
@@ -218,7 +224,9 @@ pub fn render(st: &KabaleoState, reader: Reader, color: bool) -> String {
         let winners: Vec<String> = standings.iter().filter(|s| s.winner).map(|s| s.player.clone()).collect();
         let verb = if winners.len() == 1 { "wins" } else { "share the win" };
         let _ = writeln!(out, "{} {verb} ({}).", winners.join(" and "), decider.as_str());
-        for s in &standings {
+        let mut by_place: Vec<&Standing> = standings.iter().collect();
+        by_place.sort_by_key(|s| (s.place, s.seat));
+        for s in by_place {
             let _ = writeln!(
                 out,
                 "  {}. {:<9} {} {:<7} {:>2} locations, {:>2} covered, highest pile {}",

@@ -255,7 +255,7 @@ fn notation() {
 #[test]
 fn refusals_name_the_reason_and_change_nothing() {
     let s = st(&format!("{BASES2}stock R1\nstock O1\nobjectives R O\n"));
-    assert!(refused(&s, "O3").contains("Player 1 has no orange piece left"));
+    assert!(refused(&s, "O3").contains("Player1 has no orange piece left"));
     assert!(refused(&s, "R5").contains("bare red base"));
     assert!(refused(&s, "pass").contains("may not pass"));
 }
@@ -382,7 +382,7 @@ fn the_end_reveals_everything() {
         .map(|(a, b)| (a.to_string(), b.to_string()))
     );
     let drawing = s.render(Reader::Seat(1), false);
-    assert!(drawing.contains("Player 1 wins (most locations)"), "{drawing}");
+    assert!(drawing.contains("Player1 wins (most locations)"), "{drawing}");
     assert!(drawing.contains("objective R red") && drawing.contains("objective O orange"), "{drawing}");
 }
 

@@ -24,7 +24,7 @@ fn defaults_and_info() {
     assert_eq!(g.locations(), 16);
     assert_eq!(g.pieces(), 24);
     assert_eq!(g.ply_bound(), Some(24));
-    assert_eq!(g.seat_name(2), "Player 3");
+    assert_eq!(g.seat_name(2), "Player3", "one word: record tags name seats");
     let info = Kabaleo::INFO;
     assert_eq!(info.name, "kabaleo");
     assert!(info.hidden && info.uses_seed);
