@@ -84,6 +84,13 @@ pub struct GameArgs {
 }
 
 fn main() -> ExitCode {
+    // Like every Unix tool, end quietly when the reader of our output goes
+    // away (`plateau moves … | head`), instead of failing on a broken pipe.
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of a signal, before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,10 +5,8 @@ use std::io::{BufRead, Write};
 
 use anyhow::{Result, bail};
 use clap::Args;
-use plateau_core::rand::RngExt;
-use plateau_core::rand::SeedableRng;
+use plateau_ai::{AnyPlayer, Kind, PlayerSpec};
 use plateau_core::{AnyMatch, Reader, Registry, Turn};
-use rand_chacha::ChaCha8Rng;
 
 use crate::{GameArgs, color, result_line};
 
@@ -17,8 +15,10 @@ use crate::{GameArgs, color, result_line};
 pub struct PlayArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// Who sits at a seat, as N=KIND with N from 1: human or random
-    /// (repeatable). Seat 1 defaults to human, the others to random.
+    /// Who sits at a seat, as N=SPEC with N from 1: `human`, or a computer
+    /// player (`ai:1` … `ai:6`, `random`, `greedy`, `alphabeta:time=1s`,
+    /// `mcts:iterations=20000`, `ismcts:time=1s`); repeatable. Seat 1
+    /// defaults to human, the others to `ai:3`.
     #[arg(long = "seat", value_name = "N=KIND")]
     seats: Vec<String>,
     /// Write the record of the game to this file at the end.
@@ -28,30 +28,36 @@ pub struct PlayArgs {
 
 enum Seat {
     Human,
-    Random(Box<ChaCha8Rng>),
+    Computer(Box<dyn AnyPlayer>),
 }
 
-fn parse_seats(specs: &[String], n: usize, seed: u64) -> Result<Vec<Seat>> {
-    let mut kinds: Vec<Option<String>> = vec![None; n];
+fn parse_seats(specs: &[String], game: &str, n: usize, seed: u64) -> Result<Vec<Seat>> {
+    let mut chosen: Vec<Option<PlayerSpec>> = vec![None; n];
     for spec in specs {
         let Some((num, kind)) = spec.split_once('=') else {
-            bail!("--seat takes N=KIND, like 2=random, not {spec:?}");
+            bail!("--seat takes N=SPEC, like 2=ai:4 or 1=human, not {spec:?}");
         };
         let i: usize = match num.trim().parse() {
             Ok(i) if (1..=n).contains(&i) => i,
             _ => bail!("--seat {spec}: the seats are 1 to {n}"),
         };
-        kinds[i - 1] = Some(kind.trim().to_ascii_lowercase());
+        chosen[i - 1] = Some(PlayerSpec::parse(kind)?);
     }
-    kinds
+    let players = plateau_games::players(game)?;
+    chosen
         .into_iter()
         .enumerate()
-        .map(|(i, k)| match k.as_deref() {
-            None if i == 0 => Ok(Seat::Human),
-            None => Ok(Seat::Random(Box::new(ChaCha8Rng::seed_from_u64(seed ^ i as u64)))),
-            Some("human") => Ok(Seat::Human),
-            Some("random") => Ok(Seat::Random(Box::new(ChaCha8Rng::seed_from_u64(seed ^ i as u64)))),
-            Some(other) => bail!("unknown player kind {other:?}: use human or random"),
+        .map(|(i, spec)| {
+            let mut spec = match spec {
+                Some(s) => s,
+                None if i == 0 => return Ok(Seat::Human),
+                None => PlayerSpec::parse("ai:3")?,
+            };
+            if spec.kind == Kind::Human {
+                return Ok(Seat::Human);
+            }
+            spec.seed = spec.seed.or(Some(seed ^ (i as u64 + 1)));
+            Ok(Seat::Computer(players.create(&spec)?))
         })
         .collect()
 }
@@ -67,14 +73,18 @@ pub fn play(registry: &Registry, args: PlayArgs) -> Result<()> {
     }
     let mut m = game.open(registry)?;
     let seed = game.seed.unwrap_or_else(plateau_core::rng::fresh_seed);
-    let mut seats = parse_seats(&args.seats, m.seats(), seed)?;
+    let mut seats = parse_seats(&args.seats, m.info().name, m.seats(), seed)?;
     if m.meta().iter().all(|(k, _)| k != "Date") {
         m.set_meta("Date", &plateau_core::record::today());
     }
     for (i, s) in seats.iter().enumerate() {
         let name = m.seat_name(i);
         if m.meta().iter().all(|(k, _)| *k != name) {
-            m.set_meta(&name, if matches!(s, Seat::Human) { "human" } else { "random" });
+            let who = match s {
+                Seat::Human => "human".to_string(),
+                Seat::Computer(p) => p.spec().to_string(),
+            };
+            m.set_meta(&name, &who);
         }
     }
     let humans = seats.iter().filter(|s| matches!(s, Seat::Human)).count();
@@ -99,11 +109,10 @@ pub fn play(registry: &Registry, args: PlayArgs) -> Result<()> {
             Turn::Seat(s) => s,
         };
         match &mut seats[seat] {
-            Seat::Random(rng) => {
-                let moves = m.legal_moves();
-                let mv = moves[rng.random_range(0..moves.len())].clone();
-                m.play(&mv)?;
-                println!("{} plays {mv}", m.seat_name(seat));
+            Seat::Computer(player) => {
+                let choice = player.choose(&*m)?;
+                m.play(&choice.mv)?;
+                println!("{} plays {}", m.seat_name(seat), choice.mv);
             }
             Seat::Human => {
                 // With hidden information and several humans at one screen,
