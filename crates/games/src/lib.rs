@@ -14,6 +14,7 @@ pub fn registry() -> Registry {
     Registry::new()
         .with(entry::<plateau_abalone::Abalone>())
         // GAMES-REGISTRY: one line per game, below this marker
+        .with(entry::<plateau_colorito::Colorito>())
         .with(entry::<plateau_kabaleo::Kabaleo>())
 }
 
