@@ -157,10 +157,11 @@ mod tests {
 
     #[test]
     fn jumps_do_not_wrap() {
-        // From j5 (49) over a6?? no: a jump east from j5 would wrap; none exists.
-        let occ = BOARD;
+        // From j5 (49) a jump east would wrap onto a6/b6 (50, 51): only the
+        // jump west onto h5 (47) exists.
         let from = 1u128 << 49;
-        let empty = 1u128 << 51 | 1u128 << 47;
-        assert_eq!(jumps(from, occ & !from & !empty, empty), 1u128 << 47);
+        let empty = (1u128 << 51) | (1u128 << 47);
+        let occ = BOARD & !from & !empty;
+        assert_eq!(jumps(from, occ, empty), 1u128 << 47);
     }
 }

@@ -1,5 +1,5 @@
 //! Colorito (London 1892; edition by Daniel Danzer), on Plateau's shared game
-//! model: [`Colorito`] is the [`Game`], [`ColoritoState`] the [`State`].
+//! model: [`Colorito`] is the [`Game`](plateau_core::Game), [`ColoritoState`] the [`State`](plateau_core::State).
 //!
 //! # The rules, as implemented
 //!
@@ -66,7 +66,7 @@
 //! piece's moves are found at once by one flood fill of jump landings seeded
 //! with its cell and its empty neighbours (see `bits.rs`), so no path is
 //! enumerated, no move is generated twice and nothing is allocated per move.
-//! [`ColoritoState::apply`](State::apply) and `undo` update the position and
+//! [`apply`](plateau_core::State::apply) and `undo` update the position and
 //! the Zobrist key incrementally; the end of the game is judged with a few
 //! bitboard operations per move. The score is never computed in `apply`: only
 //! in views and record tags of a finished game.

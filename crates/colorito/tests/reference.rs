@@ -79,15 +79,15 @@ fn scattered_positions_match_the_naive_generator() {
 }
 
 /// Perft by the naive generator.
-fn naive_perft(g: &Colorito, s: &mut plateau_colorito::ColoritoState, depth: u32) -> u64 {
+fn naive_perft(g: &Colorito, s: &mut plateau_colorito::ColoritoState, just: bool, strict: bool, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = naive_moves(g, s, false, false);
+    let moves = naive_moves(g, s, just, strict);
     let mut n = 0;
     for m in moves {
         let u = s.apply(m);
-        n += naive_perft(g, s, depth - 1);
+        n += naive_perft(g, s, just, strict, depth - 1);
         s.undo(m, u);
     }
     n
@@ -95,9 +95,11 @@ fn naive_perft(g: &Colorito, s: &mut plateau_colorito::ColoritoState, depth: u32
 
 #[test]
 fn perft_matches_the_naive_generator() {
-    let g = game(false, false);
-    let mut s = g.start(0);
-    for d in 1..=3 {
-        assert_eq!(perft(&mut s, d), naive_perft(&g, &mut s, d), "depth {d}");
+    for (just, strict) in FLAGS {
+        let g = game(just, strict);
+        let mut s = g.start(0);
+        for d in 1..=3 {
+            assert_eq!(perft(&mut s, d), naive_perft(&g, &mut s, just, strict, d), "depth {d} {just} {strict}");
+        }
     }
 }

@@ -83,8 +83,22 @@ fn start_moves_and_perft() {
         moves(&s),
         ["a1-c3", "c1-c3", "c2-d3", "d2-d3", "e1-c3", "e1-g3", "e2-d3", "g1-g3", "g2-h3", "h2-h3", "i1-g3", "i2-h3"]
     );
-    let counts: Vec<u64> = (1..=4).map(|d| perft(&mut s, d)).collect();
-    assert_eq!(counts, [12, 144, 1836, 23409]);
+    let counts: Vec<u64> = (1..=5).map(|d| perft(&mut s, d)).collect();
+    assert_eq!(counts, [12, 144, 1836, 23409, 311049]);
+}
+
+#[test]
+fn variant_perft() {
+    for (variant, options, want) in [
+        ("just-colours", &[][..], [12, 144, 1692, 19881]),
+        ("strict", &[][..], [12, 144, 1572, 17161]),
+        ("strict", &[("just-colours", "true")][..], [12, 144, 1428, 14161]),
+        ("standard", &[("first", "blue")][..], [12, 144, 1836, 23409]),
+    ] {
+        let mut s = Colorito::new(variant, options).unwrap().start(0);
+        let counts: Vec<u64> = (1..=4).map(|d| perft(&mut s, d)).collect();
+        assert_eq!(counts, want, "{variant} {options:?}");
+    }
 }
 
 // ---------------------------------------------------------------- moves
