@@ -1,5 +1,6 @@
 //! Colorito (London 1892; edition by Daniel Danzer), on Plateau's shared game
-//! model: [`Colorito`] is the [`Game`](plateau_core::Game), [`ColoritoState`] the [`State`](plateau_core::State).
+//! model: [`Colorito`] is the [`Game`], [`ColoritoState`] the
+//! [`State`](plateau_core::State).
 //!
 //! # The rules, as implemented
 //!
