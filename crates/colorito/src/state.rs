@@ -435,7 +435,8 @@ impl ColoritoState {
     }
 
     /// The position in its text form (see [`crate::Colorito::position`]),
-    /// which parses back to an equal position while the game is in progress.
+    /// which parses back to an equal position during normal play (the text
+    /// does not record an extra move in progress or a finished game).
     pub fn to_text(&self) -> String {
         let mut out = format!("to-move: {}\nmoves: {} {}\n", self.side.lower(), self.moves[0], self.moves[1]);
         for rank in (0..SIZE).rev() {
