@@ -131,16 +131,10 @@ impl Knowledge {
     /// The colours an unknown seat's objective may be: the colours in play but
     /// the known objectives. (For a known seat: its objective alone.)
     pub fn candidates(&self, seat: Seat) -> ColourSet {
-        if let Some(c) = self.known_objective(seat) {
-            return ColourSet::EMPTY.with(c);
+        match self.known_objective(seat) {
+            Some(c) => ColourSet::EMPTY.with(c),
+            None => self.pool(),
         }
-        let mut set = self.masked.colours();
-        for s in 0..self.masked.seats as usize {
-            if let Some(c) = self.known_objective(s) {
-                set = set.without(c);
-            }
-        }
-        set
     }
 
     /// The moves so far, each with the seat that played it (public).
@@ -156,7 +150,7 @@ impl Knowledge {
     /// The number of consistent assignments (1 once the game is over).
     pub fn count_assignments(&self) -> usize {
         let k = self.unknown_seats().count();
-        let m = self.candidates_pool().len();
+        let m = self.pool().len();
         (0..k).map(|i| m - i).product()
     }
 
@@ -199,15 +193,15 @@ impl Knowledge {
         }
     }
 
-    /// The colours no known objective takes, in the rules' order.
-    fn candidates_pool(&self) -> Vec<Colour> {
+    /// The colours no known objective takes.
+    fn pool(&self) -> ColourSet {
         let mut set = self.masked.colours();
         for s in 0..self.masked.seats as usize {
             if let Some(c) = self.known_objective(s) {
                 set = set.without(c);
             }
         }
-        set.iter().collect()
+        set
     }
 
     /// The complete state with these objectives.
@@ -255,7 +249,7 @@ impl Knowledge {
     pub fn sample_uniform<R: Rng + ?Sized>(&self, rng: &mut R) -> KabaleoState {
         let mut pool = [Colour::Red; COLOURS];
         let mut m = 0;
-        for c in self.candidates_pool() {
+        for c in self.pool().iter() {
             pool[m] = c;
             m += 1;
         }

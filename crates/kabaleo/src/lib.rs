@@ -13,7 +13,10 @@
 //!   random and numbered `1…N` (16, 20 or 24) in that order; the pieces are
 //!   dealt (`deal=random`: shuffled, 12, 10 or 9 each; `deal=even`: 3 of each
 //!   colour each with 2 players, 2 of each with 3; refused with 4); the first
-//!   player is drawn; play goes in seat order.
+//!   player is drawn; play goes in seat order. The seed is the set-up's
+//!   ([`plateau_core::Setup::seed`], the record's `Seed` tag), not an option:
+//!   options are written in every record, and the seed reveals the
+//!   objectives, so it must stay out of a record in progress.
 //! - **A turn** places one piece of the mover's stock on a location: on a
 //!   bare base only if the colours differ; on a pile, a different colour goes
 //!   on top, the same colour as the top **cancels** (both leave the game for
@@ -41,7 +44,7 @@
 //! objective reaches a player before the end: views, drawings, legal moves,
 //! move texts and error messages depend on public facts only, and a live
 //! game's record for a player carries no seed (the core's
-//! [`plateau_core::Match::record`] does that). [`Knowledge`] is what one seat
+//! [`AnyMatch::record`](plateau_core::AnyMatch::record) does that). [`Knowledge`] is what one seat
 //! knows, including the public history; [`Knowledge::assignments`],
 //! [`Knowledge::sample_uniform`] and [`Knowledge::sample_weighted`] give the
 //! complete states consistent with it.

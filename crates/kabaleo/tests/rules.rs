@@ -414,3 +414,18 @@ fn positions_are_checked_and_round_trip() {
     assert_eq!(Position::parse(&p.to_string()).unwrap(), p);
     assert_eq!(KabaleoState::from_position(&p).unwrap(), s);
 }
+
+proptest::proptest! {
+    #[test]
+    fn parsing_never_panics(text in "\\PC{0,12}") {
+        let s = st(&format!("{BASES2}stock R1\nstock O1\nobjectives R O\n"));
+        if let Ok(mv) = s.parse_move(&text) {
+            proptest::prop_assert_eq!(s.parse_move(&s.format_move(mv)).unwrap(), mv);
+            let mut work = s.clone();
+            let legal = s.is_legal(mv);
+            proptest::prop_assert_eq!(work.try_apply(mv).is_ok(), legal);
+        }
+        let _ = Position::parse(&text);
+        let _ = Position::parse(&format!("{BASES2}{text}"));
+    }
+}
