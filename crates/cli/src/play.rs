@@ -43,7 +43,6 @@ fn parse_seats(specs: &[String], game: &str, n: usize, seed: u64) -> Result<Vec<
         };
         chosen[i - 1] = Some(PlayerSpec::parse(kind)?);
     }
-    let players = plateau_games::players(game)?;
     chosen
         .into_iter()
         .enumerate()
@@ -57,7 +56,7 @@ fn parse_seats(specs: &[String], game: &str, n: usize, seed: u64) -> Result<Vec<
                 return Ok(Seat::Human);
             }
             spec.seed = spec.seed.or(Some(seed ^ (i as u64 + 1)));
-            Ok(Seat::Computer(players.create(&spec)?))
+            Ok(Seat::Computer(plateau_games::players(game)?.create(&spec)?))
         })
         .collect()
 }
