@@ -4,7 +4,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use plateau_abraxas::{Abraxas, AbraxasState, Move, Sheet};
-use plateau_core::{State, Turn};
+use plateau_core::{Game, State, Turn};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
