@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 
 pub mod alphabeta;
+pub mod belief;
 pub mod greedy;
 pub mod mcts;
 pub mod player;
@@ -31,10 +32,10 @@ use std::marker::PhantomData;
 
 use plateau_core::erased::Match;
 use plateau_core::rand::SeedableRng;
-use plateau_core::{AnyMatch, Evaluate, Game, Hidden, State, Turn};
+use plateau_core::{AnyMatch, Evaluate, Game, Hidden, Secrets, State, Turn};
 use rand_chacha::ChaCha8Rng;
 
-pub use player::{AnyPlayer, Choice, Level, PlayerError, Players, Score, SearchInfo};
+pub use player::{AnyPlayer, Choice, Guess, Level, PlayerError, Players, Score, SearchInfo};
 pub use spec::{Budget, Kind, PlayerSpec, SpecError};
 
 /// The random generator of players.
@@ -217,7 +218,7 @@ struct HiddenPlayers<G>(PhantomData<fn() -> G>);
 
 impl<G: Game> Players for HiddenPlayers<G>
 where
-    G::State: Hidden + Evaluate,
+    G::State: Secrets,
 {
     fn game(&self) -> &'static str {
         G::INFO.name
@@ -245,12 +246,36 @@ where
     fn levels(&self) -> &'static [Level; 6] {
         &HIDDEN_LEVELS
     }
+    fn guesses(&self, m: &dyn AnyMatch) -> Option<Vec<Guess>> {
+        let t = typed::<G>(m).ok()?;
+        if m.outcome().is_none() || t.state().ply() == 0 {
+            return None;
+        }
+        // Beliefs from each seat's knowledge just before the last move, when
+        // the secrets were still hidden, against the revealed secrets.
+        let moves: Vec<_> = t.moves().collect();
+        let mut before = G::configure(&G::INFO.resolve(m.setup().variant.as_deref(), &m.setup().options).ok()?)
+            .ok()?
+            .start(m.setup().seed);
+        for &mv in &moves[..moves.len() - 1] {
+            before.apply(mv);
+        }
+        let end = t.state();
+        let mut out = Vec::new();
+        for me in 0..end.seats() {
+            let belief = belief::infer::<G::State>(&before.knowledge(me), me, belief::RATIONALITY);
+            for other in (0..end.seats()).filter(|&o| o != me) {
+                out.push(Guess { by: me, of: other, right: belief.top(other) == end.secret(other) });
+            }
+        }
+        Some(out)
+    }
 }
 
 /// The computer players of a game with hidden information.
 pub fn hidden<G: Game>() -> Box<dyn Players>
 where
-    G::State: Hidden + Evaluate,
+    G::State: Secrets,
 {
     Box::new(HiddenPlayers::<G>(PhantomData))
 }

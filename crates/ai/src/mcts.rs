@@ -16,7 +16,7 @@
 use std::time::{Duration, Instant};
 
 use plateau_core::rand::RngExt;
-use plateau_core::{Evaluate, Hidden, MAX_SEATS, State, Turn};
+use plateau_core::{Evaluate, Hidden, MAX_SEATS, Secrets, State, Turn};
 
 use crate::player::{Score, SearchInfo};
 use crate::spec::Budget;
@@ -331,22 +331,30 @@ impl<S: Evaluate> Search<S> for Mcts<S> {
 }
 
 /// Information-set MCTS: each iteration samples a complete state from the
-/// seat's knowledge. It never receives a state, only knowledge.
+/// seat's knowledge, weighted by the seat's belief over the others' secrets
+/// ([`belief`](crate::belief)). It never receives a state, only knowledge.
 pub struct IsMcts<S: Hidden> {
     engine: Engine<S>,
+    /// Whether to sample from beliefs (true) or uniformly.
+    pub use_beliefs: bool,
 }
 
-impl<S: Hidden + Evaluate> IsMcts<S> {
+impl<S: Secrets> IsMcts<S> {
     /// A searcher.
     pub fn new(budget: Budget, rng: PlayerRng, config: MctsConfig) -> Self {
-        IsMcts { engine: Engine::new(config, budget, rng) }
+        IsMcts { engine: Engine::new(config, budget, rng), use_beliefs: true }
     }
 }
 
-impl<S: Hidden + Evaluate> HiddenSearch<S> for IsMcts<S> {
-    fn search(&mut self, knowledge: &S::Knowledge, _seat: usize) -> (S::Move, SearchInfo) {
+impl<S: Secrets> HiddenSearch<S> for IsMcts<S> {
+    fn search(&mut self, knowledge: &S::Knowledge, seat: usize) -> (S::Move, SearchInfo) {
         self.engine.tree = Tree::new();
-        let time = self.engine.run(|rng| S::sample(knowledge, rng));
+        let time = if self.use_beliefs {
+            let belief = crate::belief::infer::<S>(knowledge, seat, crate::belief::RATIONALITY);
+            self.engine.run(|rng| S::sample_weighted(knowledge, &belief.weights, rng))
+        } else {
+            self.engine.run(|rng| S::sample(knowledge, rng))
+        };
         let (mv, value) = match self.engine.best() {
             Some((mv, value, _)) => (mv, value),
             None => {

@@ -102,6 +102,17 @@ pub struct Level {
     pub label: &'static str,
 }
 
+/// One guess of a seat about another's secret, at the end of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Guess {
+    /// The seat that guessed.
+    pub by: usize,
+    /// The seat whose secret it guessed.
+    pub of: usize,
+    /// Whether the most likely value was the true one.
+    pub right: bool,
+}
+
 /// The computer players of one game.
 pub trait Players: Send + Sync {
     /// The game's name.
@@ -110,6 +121,12 @@ pub trait Players: Send + Sync {
     fn create(&self, spec: &PlayerSpec) -> Result<Box<dyn AnyPlayer>, SpecError>;
     /// The six levels.
     fn levels(&self) -> &'static [Level; 6];
+    /// For games with secrets, once `m` is over: each seat's most likely
+    /// guess of every other seat's secret just before the end, from its
+    /// knowledge alone, and whether it was right.
+    fn guesses(&self, _m: &dyn AnyMatch) -> Option<Vec<Guess>> {
+        None
+    }
     /// Make a player from spec text.
     fn create_from(&self, text: &str) -> Result<Box<dyn AnyPlayer>, SpecError> {
         self.create(&PlayerSpec::parse(text)?)

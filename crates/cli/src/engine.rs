@@ -85,6 +85,9 @@ pub struct ArenaArgs {
 struct GameResult {
     /// Rank of each player (index into the player list), 0 best; ties equal.
     ranks: Vec<u8>,
+    /// For games with secrets: per player, right guesses and guesses made
+    /// about the others' secrets just before the end.
+    guesses: Vec<(usize, usize)>,
     draw: bool,
     plies: usize,
 }
@@ -207,7 +210,13 @@ fn play_one(
         let better = (0..seats).filter(|&t| o.value(t) > o.value(s)).count();
         ranks[player_at(s)] = better as u8;
     }
-    Ok((GameResult { ranks, draw: o.is_draw(), plies: m.ply() }, m))
+    let mut guesses = vec![(0, 0); seats];
+    for g in factory.guesses(&*m).unwrap_or_default() {
+        let p = player_at(g.by);
+        guesses[p].0 += usize::from(g.right);
+        guesses[p].1 += 1;
+    }
+    Ok((GameResult { ranks, guesses, draw: o.is_draw(), plies: m.ply() }, m))
 }
 
 /// Elo difference for a score fraction.
@@ -293,6 +302,15 @@ fn report(args: &ArenaArgs, specs: &[PlayerSpec], results: &[GameResult]) -> Str
                 elo(mean),
                 lo,
                 hi
+            );
+        }
+        let (right, made) = results.iter().fold((0, 0), |(r, m), g| (r + g.guesses[p].0, m + g.guesses[p].1));
+        if made > 0 {
+            let _ = writeln!(
+                out,
+                "{:<36} top guesses of the others' secrets before the end: {right}/{made} right ({:.1}%)",
+                "",
+                100.0 * right as f64 / made as f64
             );
         }
     }

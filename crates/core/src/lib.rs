@@ -242,3 +242,47 @@ pub trait Hidden: State {
     /// assignments consistent with the knowledge.
     fn sample<R: rand::Rng + ?Sized>(knowledge: &Self::Knowledge, rng: &mut R) -> Self;
 }
+
+/// The most values one seat's secret can take (see [`Secrets`]).
+pub const MAX_SECRET_VALUES: usize = 8;
+
+/// Weights over each seat's secret values, `weights[seat][value]`.
+pub type SecretWeights = [[f64; MAX_SECRET_VALUES]; MAX_SEATS];
+
+/// Hidden information made of one secret value per seat (Kabaleo's objective
+/// colour), so that computer players can keep a belief over each opponent's
+/// secret and update it from the moves the opponent makes.
+pub trait Secrets: Hidden + Evaluate {
+    /// The number of values a secret can take: values are `0..VALUES`
+    /// (at most [`MAX_SECRET_VALUES`]).
+    const VALUES: usize;
+
+    /// The values `seat`'s secret may have, given the knowledge, as a bit set
+    /// (bit `v` for value `v`). A single bit when the secret is known.
+    fn candidates(knowledge: &Self::Knowledge, seat: Seat) -> u64;
+
+    /// The moves played so far, each with the seat that played it.
+    fn history(knowledge: &Self::Knowledge) -> Vec<(Seat, Self::Move)>;
+
+    /// The start position of the game, consistent with the knowledge (the
+    /// unknown secrets set to any consistent values).
+    fn initial(knowledge: &Self::Knowledge) -> Self;
+
+    /// A complete state consistent with the knowledge, each consistent
+    /// assignment of the unknown secrets drawn with probability proportional
+    /// to the product of `weights[seat][value]` over the unknown seats (falling
+    /// back to uniform when every assignment weighs zero).
+    fn sample_weighted<R: rand::Rng + ?Sized>(
+        knowledge: &Self::Knowledge,
+        weights: &SecretWeights,
+        rng: &mut R,
+    ) -> Self;
+
+    /// How good the position is for `seat`, as a player whose secret were
+    /// `value` would judge it without knowing the others' secrets: the
+    /// opponent model of belief updates.
+    fn evaluate_as(&self, seat: Seat, value: usize) -> i32;
+
+    /// The secret of `seat` in this complete state.
+    fn secret(&self, seat: Seat) -> usize;
+}

@@ -4,7 +4,6 @@
 //! Adding a game is one line in each list here (and one in this crate's
 //! `Cargo.toml`).
 
-#[allow(unused_imports)]
 use plateau_ai::{Players, hidden, two_player};
 use plateau_core::{ConfigError, Registry, entry};
 
@@ -22,7 +21,9 @@ pub fn registry() -> Registry {
 pub fn players(name: &str) -> Result<Box<dyn Players>, ConfigError> {
     let all: Vec<Box<dyn Players>> = vec![
         two_player::<plateau_abalone::Abalone>(),
+        hidden::<plateau_kabaleo::Kabaleo>(),
         // GAMES-PLAYERS: one line per game
+        two_player::<plateau_colorito::Colorito>(),
     ];
     all.into_iter()
         .find(|p| p.game().eq_ignore_ascii_case(name))

@@ -79,6 +79,7 @@
 
 #![warn(missing_docs)]
 
+mod ai;
 mod colour;
 mod game;
 mod hidden;

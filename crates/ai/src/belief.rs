@@ -1,0 +1,99 @@
+//! Beliefs over the other players' secrets (Kabaleo's objectives), inferred
+//! from the moves they made.
+//!
+//! The model: a player whose secret is `v` chooses among its legal moves with
+//! probability proportional to `exp(β · value_v(move))`, where `value_v` is the
+//! game's opponent-model evaluation ([`Secrets::evaluate_as`]) of the position
+//! after the move — a "noisily rational" player. Bayes' rule then updates, for
+//! every move of every other seat, the weight of each value the seat's secret
+//! may still have. A small share of every likelihood is uniform, so that one
+//! surprising move never rules a value out. Beliefs are recomputed from the
+//! start of the game at each decision, from the seat's knowledge only.
+
+use plateau_core::{MAX_SEATS, MAX_SECRET_VALUES, Seat, SecretWeights, Secrets};
+
+/// How sharply the model expects players to prefer better moves, per unit of
+/// evaluation (100 units ≈ one location in Kabaleo).
+pub const RATIONALITY: f64 = 0.03;
+
+/// The share of each likelihood that is uniform over the legal moves.
+const NOISE: f64 = 0.1;
+
+/// A belief: for each seat, a probability for each value of its secret.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Belief {
+    /// `weights[seat][value]`, summing to 1 over each seat's candidates.
+    pub weights: SecretWeights,
+    seats: usize,
+}
+
+impl Belief {
+    /// The most likely value of `seat`'s secret.
+    pub fn top(&self, seat: Seat) -> usize {
+        let w = &self.weights[seat];
+        (0..MAX_SECRET_VALUES).max_by(|&a, &b| w[a].total_cmp(&w[b])).unwrap_or(0)
+    }
+
+    /// The number of seats.
+    pub fn seats(&self) -> usize {
+        self.seats
+    }
+}
+
+/// What `me` believes of every seat's secret, given its knowledge.
+pub fn infer<S: Secrets>(knowledge: &S::Knowledge, me: Seat, rationality: f64) -> Belief {
+    let mut s = S::initial(knowledge);
+    let seats = s.seats();
+    let mut weights: SecretWeights = [[0.0; MAX_SECRET_VALUES]; MAX_SEATS];
+    let mut open = [false; MAX_SEATS];
+    for (seat, row) in weights.iter_mut().enumerate().take(seats) {
+        let cands = S::candidates(knowledge, seat);
+        let n = cands.count_ones() as f64;
+        for (v, w) in row.iter_mut().enumerate().take(S::VALUES) {
+            if cands >> v & 1 == 1 {
+                *w = 1.0 / n;
+            }
+        }
+        open[seat] = seat != me && cands.count_ones() > 1;
+    }
+    let mut moves = Vec::new();
+    let mut values = Vec::new();
+    for (seat, mv) in S::history(knowledge) {
+        if open[seat] {
+            s.legal_moves(&mut moves);
+            if moves.len() > 1 {
+                let cands = S::candidates(knowledge, seat);
+                for v in (0..S::VALUES).filter(|v| cands >> v & 1 == 1) {
+                    values.clear();
+                    let mut chosen = 0.0;
+                    for &m in &moves {
+                        let u = s.apply(m);
+                        let q = s.evaluate_as(seat, v) as f64;
+                        s.undo(m, u);
+                        values.push(q);
+                        if m == mv {
+                            chosen = q;
+                        }
+                    }
+                    let max = values.iter().cloned().fold(f64::MIN, f64::max);
+                    let z: f64 = values.iter().map(|q| (rationality * (q - max)).exp()).sum();
+                    let p = (rationality * (chosen - max)).exp() / z;
+                    let likelihood = (1.0 - NOISE) * p + NOISE / moves.len() as f64;
+                    weights[seat][v] *= likelihood;
+                }
+                let total: f64 = weights[seat].iter().sum();
+                if total > 0.0 {
+                    for w in weights[seat].iter_mut() {
+                        *w /= total;
+                    }
+                }
+            }
+        }
+        if s.is_legal(mv) {
+            s.apply(mv);
+        } else {
+            break;
+        }
+    }
+    Belief { weights, seats }
+}
