@@ -170,7 +170,7 @@ fn check_no_four(dots: u128) -> Result<(), String> {
             }
             let names: Vec<String> = cells.iter().map(Cell::to_string).collect();
             return Err(format!(
-                "the dots {} stand four in a {}: a sheet may not have four dots in a line",
+                "the dots {} stand in a line of four ({}): a sheet may not have four dots in a line",
                 names.join(", "),
                 dir.name()
             ));
