@@ -258,6 +258,12 @@ fn games(registry: &Registry) -> Result<()> {
                 println!("        {}", o.help);
             }
         }
+        if let Ok(players) = plateau_games::players(info.name) {
+            println!("  computer players (--seat N=ai:LEVEL, or any player spec):");
+            for l in players.levels() {
+                println!("    ai:{} = {} — {}", l.level, l.spec, l.label);
+            }
+        }
         println!();
     }
     Ok(())
