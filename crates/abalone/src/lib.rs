@@ -232,4 +232,11 @@ impl State for AbaloneState {
     fn result_tags(&self) -> Vec<(String, String)> {
         vec![("Captured".to_string(), format!("{}-{}", self.captured[0], self.captured[1]))]
     }
+    /// Select the marbles that move, then click where the line goes: for an
+    /// in-line move the cell the leading marble moves into (the first pushed
+    /// marble's cell, when pushing); for a broadside move, a destination cell
+    /// that no other sideways move of the same marbles shares.
+    fn gesture(&self, mv: Move) -> plateau_core::Gesture {
+        notation::gesture(mv)
+    }
 }

@@ -10,7 +10,7 @@
 //!
 //! Input is case-insensitive and may separate the cells with `-`.
 
-use plateau_core::MoveError;
+use plateau_core::{Gesture, MoveError};
 
 use crate::board::{Cell, DIRS, opposite};
 use crate::state::{AbaloneState, Move};
@@ -102,4 +102,22 @@ pub fn parse(state: &AbaloneState, text: &str) -> Result<Move, MoveError> {
         )));
     }
     Ok(Move { cell: lo.index(), dir: d as u8, axis: axis as u8, n })
+}
+
+/// How the move is made by pointing (see [`plateau_core::State::gesture`]).
+pub fn gesture(mv: Move) -> Gesture {
+    let line: Vec<Cell> = mv.line().collect();
+    let select = line.iter().map(|c| c.to_string()).collect();
+    let dests =
+        |d: usize| -> Vec<Cell> { line.iter().filter_map(|c| Cell::from_index(c.index() as i32 + DIRS[d])).collect() };
+    let targets = if mv.axis == mv.dir {
+        let front = mv.cell().index() as i32 + mv.n as i32 * DIRS[mv.dir as usize];
+        Cell::from_index(front).into_iter().map(|c| c.to_string()).collect()
+    } else {
+        let axis = mv.axis as usize;
+        let others: Vec<Cell> =
+            (0..6).filter(|&d| d != mv.dir as usize && d != axis && d != opposite(axis)).flat_map(dests).collect();
+        dests(mv.dir as usize).into_iter().filter(|c| !others.contains(c)).map(|c| c.to_string()).collect()
+    };
+    Gesture { select, targets }
 }

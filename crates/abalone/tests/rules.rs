@@ -395,3 +395,19 @@ fn a_real_game_in_aba_pro_numbered_form_replays() {
     assert_eq!(back.key(), m.key());
     assert_eq!(back.history(), m.history());
 }
+
+#[test]
+fn gestures_select_the_marbles_and_point_where_they_go() {
+    let s = board("c3 c4 e1 e2", "e3", "b");
+    let g = |text: &str| s.gesture(s.parse_move(text).unwrap());
+    // In-line push: select both marbles, click the pushed marble's cell.
+    assert_eq!(g("e1e2").select, ["e1", "e2"]);
+    assert_eq!(g("e1e2").targets, ["e3"]);
+    // Broadside north-east: c3→d4, c4→d5; d4 is also north-west's, so only d5.
+    assert_eq!(g("c3c4d4").select, ["c3", "c4"]);
+    assert_eq!(g("c3c4d4").targets, ["d5"]);
+    assert_eq!(g("c3c4d3").targets, ["d3"]);
+    // A single marble.
+    assert_eq!(g("c3b3").select, ["c3"]);
+    assert_eq!(g("c3b3").targets, ["b3"]);
+}

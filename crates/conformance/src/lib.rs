@@ -17,6 +17,8 @@
 //! - the turn, the outcome and the legal moves agree (over ⇔ outcome ⇔ no move);
 //! - legal moves are unique, `count_moves` and `is_legal` agree with them;
 //! - every move's text is unique and parses back to the same move;
+//! - every move has a gesture (what to select, where to click), and no
+//!   selection and click make two different moves;
 //! - a clone equals the original, with the same key;
 //! - applying then undoing each legal move restores the exact state and key;
 //! - moves legal elsewhere but not here, and garbled texts, are refused by
@@ -277,6 +279,22 @@ fn check_position<S: State>(
         assert!(state.is_legal(mv), "{ctx}: is_legal refuses generated move {text}");
     }
 
+    // Gestures: every move has a target; a selection and a target name one
+    // move at most.
+    let mut pointed = HashSet::with_capacity(moves.len() * 2);
+    for &mv in moves.iter() {
+        let g = state.gesture(mv);
+        assert!(!g.targets.is_empty(), "{ctx}: the gesture of {} has no target", state.format_move(mv));
+        let mut select = g.select.clone();
+        select.sort();
+        for t in &g.targets {
+            assert!(
+                pointed.insert((select.clone(), t.clone())),
+                "{ctx}: selecting {select:?} and clicking {t} makes two different moves"
+            );
+        }
+    }
+
     // Clone.
     let copy = state.clone();
     assert!(copy == *state, "{ctx}: clone differs");
@@ -479,6 +497,9 @@ fn check_hidden<S: Hidden>(state: &S, rng: &mut ChaCha8Rng, samples: usize, ctx:
             sampled.legal_moves(&mut sm);
             let st: Vec<String> = sm.iter().map(|&m| sampled.format_move(m)).collect();
             assert_eq!(st, texts, "{ctx}: legal moves depend on hidden information");
+            for (&a, &b) in moves.iter().zip(sm.iter()) {
+                assert_eq!(state.gesture(a), sampled.gesture(b), "{ctx}: gestures depend on hidden information");
+            }
             for p in probes.iter().copied().chain(texts.iter().take(3).map(String::as_str)) {
                 let a = state.parse_move(p).map_err(|e| e.to_string());
                 let b = sampled.parse_move(p).map_err(|e| e.to_string());

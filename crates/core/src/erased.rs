@@ -13,7 +13,7 @@ use crate::error::{ConfigError, MoveError, RecordError};
 use crate::options::{GameInfo, Options, Setup};
 use crate::outcome::Outcome;
 use crate::record::Record;
-use crate::{Game, Reader, Seat, State, Turn, perft};
+use crate::{Game, Gesture, Reader, Seat, State, Turn, perft};
 
 /// A registered game: its static facts, and a way to start a match of it.
 pub trait GameEntry: Send + Sync {
@@ -157,7 +157,8 @@ pub fn parse_result(text: &str, seats: usize, reason: Option<&str>) -> Result<Ou
 pub trait AnyMatch: Send + Sync {
     /// The game's static description.
     fn info(&self) -> &'static GameInfo;
-    /// The set-up it started from.
+    /// The set-up it started from. Its seed reveals hidden information: never
+    /// send it to a player of a game with hidden information before the end.
     fn setup(&self) -> &Setup;
     /// The variant actually in use (the default one when the set-up names none).
     fn variant(&self) -> &'static str;
@@ -171,6 +172,9 @@ pub trait AnyMatch: Send + Sync {
     fn ply(&self) -> usize;
     /// The legal moves in notation (empty when over).
     fn legal_moves(&self) -> Vec<String>;
+    /// The legal moves with how each is made by pointing (see
+    /// [`State::gesture`]).
+    fn legal_gestures(&self) -> Vec<(String, Gesture)>;
     /// Play a move given in notation: on success, its canonical text; on
     /// error, nothing changed.
     fn play(&mut self, text: &str) -> Result<String, MoveError>;
@@ -190,7 +194,8 @@ pub trait AnyMatch: Send + Sync {
     fn render(&self, reader: Reader, color: bool) -> String;
     /// The game's own result fields (when over), as record tags.
     fn result_tags(&self) -> Vec<(String, String)>;
-    /// The stable hash of the position.
+    /// The stable hash of the position. It covers hidden information too:
+    /// never send it to a player of a game with hidden information.
     fn key(&self) -> u64;
     /// Set a descriptive record tag (`Date`, `Event`, a seat's player name
     /// under the seat's name, such as `Black`). The tags that describe the game
@@ -311,6 +316,14 @@ impl<G: Game> AnyMatch for Match<G> {
         self.state.legal_moves(&mut v);
         v.into_iter().map(|m| self.state.format_move(m)).collect()
     }
+    fn legal_gestures(&self) -> Vec<(String, Gesture)> {
+        if self.adjudicated.is_some() {
+            return Vec::new();
+        }
+        let mut v = Vec::new();
+        self.state.legal_moves(&mut v);
+        v.into_iter().map(|m| (self.state.format_move(m), self.state.gesture(m))).collect()
+    }
     fn play(&mut self, text: &str) -> Result<String, MoveError> {
         if self.to_move() == Turn::Over {
             return Err(MoveError::illegal("the game is over"));
@@ -358,6 +371,10 @@ impl<G: Game> AnyMatch for Match<G> {
         self.state.key()
     }
     fn set_meta(&mut self, name: &str, value: &str) {
+        // Tag names are one word of letters, digits, `_` and `-`.
+        let name: String =
+            name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
+        let name = name.as_str();
         if GAME_TAGS.iter().any(|t| t.eq_ignore_ascii_case(name)) || name.is_empty() {
             return;
         }

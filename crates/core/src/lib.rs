@@ -206,6 +206,15 @@ pub trait State: Clone + PartialEq + Debug + Send + Sync + 'static {
     /// ANSI colours when `color` is set.
     fn render(&self, reader: Reader, color: bool) -> String;
 
+    /// How a player makes `mv` by pointing: the pieces or things to select
+    /// (in any order), then one of the targets to click. Identifiers are the
+    /// ones the game's drawings use (cells such as `e5`, or names such as
+    /// `stock:R`, `pass`). No two legal moves have the same selection and a
+    /// shared target. By default a move is one target named by its notation.
+    fn gesture(&self, mv: Self::Move) -> Gesture {
+        Gesture { select: Vec::new(), targets: vec![self.format_move(mv)] }
+    }
+
     /// Game-specific tags of a finished game's record (Colorito's score, say).
     /// Only called once the game is over.
     fn result_tags(&self) -> Vec<(String, String)> {
@@ -227,6 +236,16 @@ pub trait Evaluate: State {
     fn noisy_moves(&self, out: &mut Vec<Self::Move>) {
         out.clear();
     }
+}
+
+/// How a move is made by pointing: select these (any order), then click one
+/// of the targets. See [`State::gesture`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Gesture {
+    /// What to select first (pieces, cells, a stock colour), in any order.
+    pub select: Vec<String>,
+    /// What to click to make the move (any one of them).
+    pub targets: Vec<String>,
 }
 
 /// A game with hidden information.

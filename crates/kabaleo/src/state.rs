@@ -642,6 +642,18 @@ impl State for KabaleoState {
         mv.to_string()
     }
 
+    /// Select a colour of one's stock (`stock:R`), then click a location
+    /// (`loc:7`); a pass is the target `pass`.
+    fn gesture(&self, mv: Move) -> plateau_core::Gesture {
+        match (mv.colour(), mv.location()) {
+            (Some(c), Some(l)) => plateau_core::Gesture {
+                select: vec![format!("stock:{}", c.letter())],
+                targets: vec![format!("loc:{}", l + 1)],
+            },
+            _ => plateau_core::Gesture { select: Vec::new(), targets: vec!["pass".to_string()] },
+        }
+    }
+
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let t = text.trim();
         let hint = "a move is a colour letter and a location number, like R7, or pass";
