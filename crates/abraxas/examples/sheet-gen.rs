@@ -63,12 +63,60 @@ pub struct Recipe {
 
 /// The six recipes.
 pub const LEVELS: [Recipe; 6] = [
-    Recipe { level: 1, dots: 4, symmetry: Symmetry::Square, cluster: Cluster::Apart, seed: 100, tries: 40, openings: 8 },
-    Recipe { level: 2, dots: 6, symmetry: Symmetry::HalfTurn, cluster: Cluster::Apart, seed: 200, tries: 40, openings: 14 },
-    Recipe { level: 3, dots: 8, symmetry: Symmetry::HalfTurn, cluster: Cluster::Pairs, seed: 300, tries: 40, openings: 20 },
-    Recipe { level: 4, dots: 14, symmetry: Symmetry::HalfTurn, cluster: Cluster::Pairs, seed: 400, tries: 40, openings: 38 },
-    Recipe { level: 5, dots: 20, symmetry: Symmetry::None, cluster: Cluster::Pairs, seed: 500, tries: 40, openings: 58 },
-    Recipe { level: 6, dots: 26, symmetry: Symmetry::None, cluster: Cluster::Pairs, seed: 600, tries: 40, openings: 84 },
+    Recipe {
+        level: 1,
+        dots: 4,
+        symmetry: Symmetry::Square,
+        cluster: Cluster::Apart,
+        seed: 100,
+        tries: 40,
+        openings: 8,
+    },
+    Recipe {
+        level: 2,
+        dots: 6,
+        symmetry: Symmetry::HalfTurn,
+        cluster: Cluster::Apart,
+        seed: 200,
+        tries: 40,
+        openings: 14,
+    },
+    Recipe {
+        level: 3,
+        dots: 8,
+        symmetry: Symmetry::HalfTurn,
+        cluster: Cluster::Pairs,
+        seed: 300,
+        tries: 40,
+        openings: 20,
+    },
+    Recipe {
+        level: 4,
+        dots: 14,
+        symmetry: Symmetry::HalfTurn,
+        cluster: Cluster::Pairs,
+        seed: 400,
+        tries: 40,
+        openings: 38,
+    },
+    Recipe {
+        level: 5,
+        dots: 20,
+        symmetry: Symmetry::None,
+        cluster: Cluster::Pairs,
+        seed: 500,
+        tries: 40,
+        openings: 58,
+    },
+    Recipe {
+        level: 6,
+        dots: 26,
+        symmetry: Symmetry::None,
+        cluster: Cluster::Pairs,
+        seed: 600,
+        tries: 40,
+        openings: 84,
+    },
 ];
 
 fn cell(f: i32, r: i32) -> Cell {
@@ -82,16 +130,9 @@ pub fn orbit(c: Cell, sym: Symmetry) -> u128 {
         Symmetry::None => vec![(f, r)],
         Symmetry::HalfTurn => vec![(f, r), (8 - f, 8 - r)],
         Symmetry::Rotations => vec![(f, r), (8 - r, f), (8 - f, 8 - r), (r, 8 - f)],
-        Symmetry::Square => vec![
-            (f, r),
-            (8 - r, f),
-            (8 - f, 8 - r),
-            (r, 8 - f),
-            (8 - f, r),
-            (f, 8 - r),
-            (r, f),
-            (8 - r, 8 - f),
-        ],
+        Symmetry::Square => {
+            vec![(f, r), (8 - r, f), (8 - f, 8 - r), (r, 8 - f), (8 - f, r), (f, 8 - r), (r, f), (8 - r, 8 - f)]
+        }
     };
     maps.into_iter().fold(0, |m, (f, r)| m | cell(f, r).bit())
 }

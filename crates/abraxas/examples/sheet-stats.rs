@@ -3,11 +3,13 @@
 //! the plies, plus the holes in reach of a line per turn.
 //!
 //! ```text
-//! cargo run --release -p plateau-abraxas --example sheet-stats -- [--games N] [--seed S] [--sheet SHEET]...
+//! cargo run --release -p plateau-abraxas --example sheet-stats -- [--games N] [--seed S] [--random] [--sheet SHEET]...
 //! ```
 //!
 //! Without `--sheet`, the six levels; `--sheet` takes what the `sheet` option
-//! takes (a level, an inline sheet, a file). The players (both the same):
+//! takes (a level, an inline sheet, a file). `--games` defaults to 1000 per
+//! sheet. With `--random` both players choose uniformly among the legal moves;
+//! otherwise the players (both the same) are:
 //!
 //! - placement: the red placement (or move, once the reserve is empty) whose
 //!   push makes lines worth the most stones (each line counted on its own);
@@ -154,7 +156,7 @@ pub fn measure(sheet: &Sheet, games: u64, seed: u64, random: bool) -> SheetStats
 
 #[allow(dead_code)]
 fn main() {
-    let mut games = 400u64;
+    let mut games = 1000u64;
     let mut seed = 1u64;
     let mut sheets: Vec<Sheet> = Vec::new();
     let mut random = false;
@@ -172,9 +174,15 @@ fn main() {
     if sheets.is_empty() {
         sheets = (1..=6).map(|n| Sheet::level(n).expect("level")).collect();
     }
-    println!("{games} games per sheet, seeds {seed}..{}, {} players on both sides", seed + games, if random { "random" } else { "the same simple" });
+    println!(
+        "{games} games per sheet, seeds {seed}..{}, {} players on both sides",
+        seed + games,
+        if random { "random" } else { "the same simple" }
+    );
     println!();
-    println!("| sheet | dots | lines/game | captures/game | plies/game | lines/100 plies | captures/100 plies | in reach/turn | draws |");
+    println!(
+        "| sheet | dots | lines/game | captures/game | plies/game | lines/100 plies | captures/100 plies | in reach/turn | draws |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|");
     for sheet in &sheets {
         let s = measure(sheet, games, seed, random);

@@ -55,11 +55,7 @@ impl Cell {
     pub const fn step(self, dir: Dir) -> Option<Cell> {
         let f = self.file() as i8 + dir.df();
         let r = self.rank() as i8 + dir.dr();
-        if f < 0 || r < 0 {
-            None
-        } else {
-            Cell::new(f as u8, r as u8)
-        }
+        if f < 0 || r < 0 { None } else { Cell::new(f as u8, r as u8) }
     }
 
     /// Parse a cell name such as `d4` (case-insensitive).
@@ -190,8 +186,7 @@ pub enum PlatePos {
 
 impl PlatePos {
     /// The four positions, in the order of the push.
-    pub const ALL: [PlatePos; 4] =
-        [PlatePos::BottomLeft, PlatePos::BottomRight, PlatePos::TopRight, PlatePos::TopLeft];
+    pub const ALL: [PlatePos; 4] = [PlatePos::BottomLeft, PlatePos::BottomRight, PlatePos::TopRight, PlatePos::TopLeft];
 
     /// The option value and display name (`bottom-left`).
     pub const fn name(self) -> &'static str {
@@ -440,7 +435,10 @@ pub const fn run4_cells(m: u128, dir: Dir) -> u128 {
 /// The cells of `m` that belong to a run of at least 4 in any direction.
 #[inline]
 pub const fn lines_mask(m: u128) -> u128 {
-    run4_cells(m, Dir::Row) | run4_cells(m, Dir::Column) | run4_cells(m, Dir::Diagonal) | run4_cells(m, Dir::AntiDiagonal)
+    run4_cells(m, Dir::Row)
+        | run4_cells(m, Dir::Column)
+        | run4_cells(m, Dir::Diagonal)
+        | run4_cells(m, Dir::AntiDiagonal)
 }
 
 /// The maximal runs (of any length ≥ 1) of `m` in direction `dir`, as lines,

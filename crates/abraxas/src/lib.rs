@@ -101,26 +101,60 @@
 //!
 //! # The six sheets
 //!
-//! Designed with `examples/sheet-gen.rs` (seeded; kept in the repository) and
-//! stored in `sheets/`. Level `n` has more dots, less regularly placed, than
-//! level `n − 1`. The order is measured by `cargo run --release -p
-//! plateau-abraxas --example sheet-stats`, which plays seeded games per sheet
-//! between the same simple players (greedy: the placement whose push scores
-//! most stones, else a random one; random removals; always pass) and prints,
-//! per game, the lines made, the stones captured and the plies, and the holes
-//! in reach of a line per turn ([`AbraxasState::line_threats`]). With 400
-//! games per sheet:
+//! Designed with `examples/sheet-gen.rs` (seeded with Plateau's stable
+//! generator; kept in the repository, and a test checks that the files in
+//! `sheets/` are its output). From level 1 to level 6: more dots (4, 6, 8, 14,
+//! 20, 26), less regular (the symmetries of the square, then the half turn,
+//! then none; dots kept apart, then allowed to touch), and more *openings*
+//! (windows of four cells in a line holding two dots, where two red stones make
+//! a line). No level has more than two dots in any four cells of a line: three
+//! would let one stone make a line on every turn for ever, the dots never
+//! moving (the specification's constraint, no four dots in a line, is checked
+//! for every sheet, built-in or loaded).
 //!
-//! | sheet | dots | lines/game | captures/game | plies/game | in reach/turn | draws |
-//! |---|---|---|---|---|---|---|
-//! | SHEET-TABLE |
+//! The order is measured by `cargo run --release -p plateau-abraxas --example
+//! sheet-stats`: 1000 seeded games per sheet between the same simple players
+//! (the placement whose push scores most, else the one leaving the opponent
+//! fewest holes in reach of a line; random removals; a stop stone in the
+//! interlude only where it takes every line out of the scorer's reach), and per
+//! sheet the lines made, the stones captured and the plies per game, the same
+//! per 100 plies, and the holes in reach of a line per turn
+//! ([`AbraxasState::line_threats`]):
+//!
+//! | sheet | dots | lines/game | captures/game | plies/game | lines/100 plies | captures/100 plies | in reach/turn | draws |
+//! |---|---|---|---|---|---|---|---|---|
+//! | level-1 | 4 | 14.8 | 16.9 | 69.0 | 21.4 | 24.5 | 0.52 | 0% |
+//! | level-2 | 6 | 14.2 | 16.6 | 56.3 | 25.3 | 29.5 | 0.76 | 0% |
+//! | level-3 | 8 | 14.2 | 16.5 | 50.7 | 27.9 | 32.5 | 1.03 | 0% |
+//! | level-4 | 14 | 14.2 | 16.8 | 48.1 | 29.5 | 34.9 | 1.58 | 0% |
+//! | level-5 | 20 | 12.1 | 16.7 | 41.6 | 29.0 | 40.2 | 1.80 | 0% |
+//! | level-6 | 26 | 11.3 | 16.1 | 38.7 | 29.2 | 41.7 | 2.11 | 0% |
+//!
+//! Games get shorter (plies per game), captures come faster (captures per 100
+//! plies) and more holes are in reach of a line at every turn, strictly from
+//! level 1 to level 6. Lines and captures *per game* do not order the levels
+//! and cannot: a game ends when one player holds 11, so every finished game
+//! has 11 plus the loser's captures (16–17 at every level), and on the sheets
+//! with many dots lines are longer and give more stones each, so fewer lines
+//! reach 11. Lines per 100 plies rise up to level 4 and then stay level for the
+//! same reason. With uniformly random players (`--random`) the same order
+//! shows, lines per 100 plies included:
+//!
+//! | sheet | dots | lines/game | captures/game | plies/game | lines/100 plies | captures/100 plies | in reach/turn | draws |
+//! |---|---|---|---|---|---|---|---|---|
+//! | level-1 | 4 | 15.2 | 17.6 | 127.6 | 11.9 | 13.8 | 2.92 | 0% |
+//! | level-2 | 6 | 14.9 | 17.5 | 104.1 | 14.3 | 16.8 | 3.39 | 0% |
+//! | level-3 | 8 | 14.9 | 17.2 | 84.9 | 17.6 | 20.3 | 4.30 | 0% |
+//! | level-4 | 14 | 15.4 | 17.0 | 70.3 | 22.0 | 24.2 | 5.36 | 0% |
+//! | level-5 | 20 | 14.6 | 17.0 | 57.4 | 25.4 | 29.6 | 6.33 | 0% |
+//! | level-6 | 26 | 14.8 | 17.1 | 52.6 | 28.1 | 32.4 | 7.33 | 0% |
 //!
 //! # Building positions
 //!
 //! [`Abraxas::position`] reads the text form of [`position`];
-//! [`AbraxasState::to_text`] writes it. [`AbraxasState::render`] draws the board
+//! [`AbraxasState::to_text`] writes it. [`State::render`](plateau_core::State::render) draws the board
 //! with the dots, the plate and its holes, the stones, what is red, and the
-//! lines just made (see [`render`](crate::render)).
+//! lines just made (see [`render`]).
 //!
 //! # Performance
 //!
@@ -135,6 +169,7 @@
 
 pub mod analysis;
 pub mod board;
+pub mod eval;
 pub mod position;
 pub mod render;
 pub mod sheet;
@@ -164,7 +199,11 @@ pub struct Abraxas {
 const PLATE_NAMES: &[&str] = &["bottom-left", "bottom-right", "top-right", "top-left"];
 const REMOVAL_NAMES: &[&str] = &["remaining-not-adjacent", "removed-not-adjacent"];
 
-const fn level(name: &'static str, help: &'static str, options: &'static [(&'static str, &'static str)]) -> VariantSpec {
+const fn level(
+    name: &'static str,
+    help: &'static str,
+    options: &'static [(&'static str, &'static str)],
+) -> VariantSpec {
     VariantSpec { name, help, options }
 }
 
@@ -222,12 +261,8 @@ static INFO: GameInfo = GameInfo {
 impl Abraxas {
     /// A game on `sheet` with the default options.
     pub fn new(sheet: Sheet) -> Abraxas {
-        let rules = Rules {
-            dots: sheet.dots(),
-            stones_to_win: 11,
-            max_plies: 400,
-            removal: Removal::RemainingNotAdjacent,
-        };
+        let rules =
+            Rules { dots: sheet.dots(), stones_to_win: 11, max_plies: 400, removal: Removal::RemainingNotAdjacent };
         Abraxas { sheet_name: Arc::from(sheet.name()), sheet, plate_start: PlatePos::BottomLeft, rules }
     }
 

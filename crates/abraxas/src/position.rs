@@ -60,7 +60,8 @@ pub(crate) fn from_text(rules: Rules, text: &str) -> Result<AbraxasState, String
         let (name, value) = line.split_once(':').expect("contains ':'");
         let value = value.trim();
         let pair = |what: &str| -> Result<[u8; 2], String> {
-            let nums: Vec<&str> = value.split(|c: char| c.is_whitespace() || c == ',').filter(|s| !s.is_empty()).collect();
+            let nums: Vec<&str> =
+                value.split(|c: char| c.is_whitespace() || c == ',').filter(|s| !s.is_empty()).collect();
             match nums.as_slice() {
                 [a, b] => match (a.parse::<u8>(), b.parse::<u8>()) {
                     (Ok(a), Ok(b)) => Ok([a, b]),
@@ -105,9 +106,7 @@ pub(crate) fn from_text(rules: Rules, text: &str) -> Result<AbraxasState, String
                 's' | 'S' => stop[0] |= b,
                 't' | 'T' => stop[1] |= b,
                 other => {
-                    return Err(format!(
-                        "line {line_no}, cell {c}: {other:?} is not one of . o r R s S t T"
-                    ));
+                    return Err(format!("line {line_no}, cell {c}: {other:?} is not one of . o r R s S t T"));
                 }
             }
             if ch.is_ascii_uppercase() {
@@ -123,7 +122,7 @@ pub(crate) fn from_text(rules: Rules, text: &str) -> Result<AbraxasState, String
         }
     }
     Sheet::from_dots("position", dots)?;
-    let on_board = red.count_ones() as u32;
+    let on_board = red.count_ones();
     let used = on_board + taken[0] as u32 + taken[1] as u32;
     if used > RED_STONES as u32 {
         return Err(format!(
@@ -131,12 +130,11 @@ pub(crate) fn from_text(rules: Rules, text: &str) -> Result<AbraxasState, String
             taken[0] as u32 + taken[1] as u32
         ));
     }
-    for s in 0..2 {
-        if taken[s] >= rules.stones_to_win {
+    for (s, &t) in taken.iter().enumerate() {
+        if t >= rules.stones_to_win {
             return Err(format!(
-                "player {} already holds {} stones ({} win): the game would be over",
+                "player {} already holds {t} stones ({} win): the game would be over",
                 s + 1,
-                taken[s],
                 rules.stones_to_win
             ));
         }
@@ -146,13 +144,11 @@ pub(crate) fn from_text(rules: Rules, text: &str) -> Result<AbraxasState, String
         Some(h) => h,
         None => [STOP_STONES.saturating_sub(placed[0]), STOP_STONES.saturating_sub(placed[1])],
     };
-    for s in 0..2 {
-        if placed[s] as u32 + stops[s] as u32 > STOP_STONES as u32 {
+    for (s, (&p, &h)) in placed.iter().zip(stops.iter()).enumerate() {
+        if p as u32 + h as u32 > STOP_STONES as u32 {
             return Err(format!(
-                "player {} has {} stop stones on the board and {} in hand: each player has {STOP_STONES}",
-                s + 1,
-                placed[s],
-                stops[s]
+                "player {} has {p} stop stones on the board and {h} in hand: each player has {STOP_STONES}",
+                s + 1
             ));
         }
     }

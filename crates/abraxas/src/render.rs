@@ -178,9 +178,13 @@ pub(crate) fn render(s: &AbraxasState, color: bool) -> String {
             };
             let _ = match s.phase() {
                 Phase::Place if s.reserve() > 0 => writeln!(out, "{} to place a red stone or a stop stone.", who(m)),
-                Phase::Place => writeln!(out, "{} to move a red stone (the reserve is empty) or place a stop stone.", who(m)),
+                Phase::Place => {
+                    writeln!(out, "{} to move a red stone (the reserve is empty) or place a stop stone.", who(m))
+                }
                 Phase::Score => writeln!(out, "{} takes stones from a line: {}.", who(m), lines(s.pending_lines())),
-                Phase::Interlude => writeln!(out, "{} may place a stop stone before {} plays again, or pass.", who(m), who(1 - m)),
+                Phase::Interlude => {
+                    writeln!(out, "{} may place a stop stone before {} plays again, or pass.", who(m), who(1 - m))
+                }
             };
         }
     }

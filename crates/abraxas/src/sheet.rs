@@ -200,10 +200,7 @@ pub(crate) fn parse_grid(text: &str) -> Result<Vec<(u8, usize, Vec<char>)>, Stri
         }
         let rank = SIZE - row;
         if cells.len() != SIZE as usize {
-            return Err(format!(
-                "line {line_no} (rank {rank}): {} cells, a row has 9 (files a to i)",
-                cells.len()
-            ));
+            return Err(format!("line {line_no} (rank {rank}): {} cells, a row has 9 (files a to i)", cells.len()));
         }
         rows.push((row, line_no, cells));
     }

@@ -670,7 +670,11 @@ impl AbraxasState {
             return Ok(());
         }
         let names = |bits: u16| -> String {
-            (0..line.len).filter(|i| bits & (1 << i) != 0).map(|i| line.cell(i).to_string()).collect::<Vec<_>>().join(", ")
+            (0..line.len)
+                .filter(|i| bits & (1 << i) != 0)
+                .map(|i| line.cell(i).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         Err(match removal {
             Removal::RemainingNotAdjacent => format!(
@@ -866,8 +870,7 @@ impl State for AbraxasState {
             }
             Move::Relocate { from, to } => {
                 self.c.red ^= from.bit() | to.bit();
-                self.c.key ^=
-                    Z_RED[hole(self.c.pos, from.index() as u32)] ^ Z_RED[hole(self.c.pos, to.index() as u32)];
+                self.c.key ^= Z_RED[hole(self.c.pos, from.index() as u32)] ^ Z_RED[hole(self.c.pos, to.index() as u32)];
                 self.push_and_score();
             }
             Move::Stop(cell) => {
@@ -989,9 +992,19 @@ impl State for AbraxasState {
 
 impl std::fmt::Debug for AbraxasState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "AbraxasState {{ ply {}, {:?} for player {}, end {:?}, key {:016x}, pending {:?}, made {:?}, irrev {}, sheet {} }}",
-            self.c.ply, self.c.phase, self.c.mover + 1, self.c.end, self.c.key,
-            self.pending_lines(), self.made_cells(), self.c.irrev, self.sheet)?;
+        writeln!(
+            f,
+            "AbraxasState {{ ply {}, {:?} for player {}, end {:?}, key {:016x}, pending {:?}, made {:?}, irrev {}, sheet {} }}",
+            self.c.ply,
+            self.c.phase,
+            self.c.mover + 1,
+            self.c.end,
+            self.c.key,
+            self.pending_lines(),
+            self.made_cells(),
+            self.c.irrev,
+            self.sheet
+        )?;
         f.write_str(&self.to_text())
     }
 }

@@ -350,7 +350,10 @@ fn a_stop_stone_in_ones_own_turn_is_followed_by_the_push_and_may_score() {
 
 #[test]
 fn relocation_once_the_reserve_is_empty() {
-    let text = grid("taken: 10 10\n", &["r........", ".........", "....r....", ".........", ".........", "..r......", ".........", ".......r."]);
+    let text = grid(
+        "taken: 10 10\n",
+        &["r........", ".........", "....r....", ".........", ".........", "..r......", ".........", ".......r."],
+    );
     let mut s = pos(&text);
     assert_eq!(s.reserve(), 0);
     assert!(refuse(&mut s, "d4").contains("reserve is empty"));
@@ -399,7 +402,10 @@ fn stones_to_win_option() {
 
 #[test]
 fn third_repetition_is_a_draw() {
-    let text = grid("taken: 10 10\n", &["r........", ".........", "......r..", ".........", "...r.....", ".........", ".........", "r........"]);
+    let text = grid(
+        "taken: 10 10\n",
+        &["r........", ".........", "......r..", ".........", "...r.....", ".........", ".........", "r........"],
+    );
     let mut s = pos(&text);
     // Player 1 moves the stone of hole (0,0) to hole (1,0) and back; player 2
     // the stone of hole (0,7) to (1,7) and back. Holes are named by the cells
@@ -459,7 +465,10 @@ fn notation_round_trips_and_errors_say_what_was_wrong() {
 
 #[test]
 fn text_form_round_trips_and_reports_errors() {
-    let text = grid("plate: top-right\nto-move: 2\ntaken: 3 4\nstops: 2 1\n", &["..R......", ".........", "....s..t.", "o........"]);
+    let text = grid(
+        "plate: top-right\nto-move: 2\ntaken: 3 4\nstops: 2 1\n",
+        &["..R......", ".........", "....s..t.", "o........"],
+    );
     let s = pos(&text);
     assert_eq!(s.to_move(), Turn::Seat(1));
     assert_eq!(s.reserve(), 24 - 1 - 7);
@@ -467,7 +476,17 @@ fn text_form_round_trips_and_reports_errors() {
     assert!(back == s);
     assert_eq!(back.key(), s.key());
     let err = |t: &str| game().position(t).unwrap_err();
-    let outside = ["r........", ".........", ".........", ".........", ".........", ".........", ".........", ".........", "........."];
+    let outside = [
+        "r........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ];
     assert!(err(&grid("", &outside)).contains("cell a9: a stone outside the plate"));
     assert!(err(&grid("", &["oooo....."])).contains("a line of four (row)"));
     assert!(err(&grid("", &["...q....."])).contains("cell d1"));
@@ -552,6 +571,10 @@ fn analysis_helpers_match_play() {
                     assert_eq!(threats.contains(hole), through, "level {level} hole {hole}\n{s:?}");
                 }
             }
+            use plateau_core::Evaluate;
+            assert_eq!(s.evaluate(0), -s.evaluate(1));
+            s.noisy_moves(&mut moves);
+            assert!(moves.iter().all(|&m| s.is_legal(m)));
             s.legal_moves(&mut moves);
             let mv = moves[rng.random_range(0..moves.len())];
             s.apply(mv);

@@ -13,6 +13,7 @@ pub fn registry() -> Registry {
     Registry::new()
         .with(entry::<plateau_abalone::Abalone>())
         // GAMES-REGISTRY: one line per game, below this marker
+        .with(entry::<plateau_abraxas::Abraxas>())
         .with(entry::<plateau_colorito::Colorito>())
         .with(entry::<plateau_kabaleo::Kabaleo>())
 }
@@ -23,6 +24,7 @@ pub fn players(name: &str) -> Result<Box<dyn Players>, ConfigError> {
         two_player::<plateau_abalone::Abalone>(),
         hidden::<plateau_kabaleo::Kabaleo>(),
         // GAMES-PLAYERS: one line per game
+        two_player::<plateau_abraxas::Abraxas>(),
         two_player::<plateau_colorito::Colorito>(),
     ];
     all.into_iter()
