@@ -25,6 +25,27 @@ fn midgame(level: usize, plies: usize, seed: u64) -> AbraxasState {
     s
 }
 
+/// A position of a game on `level` where the reserve is empty (stones are
+/// moved within the plate) and the game goes on.
+fn reserve_empty(level: usize) -> AbraxasState {
+    let game = Abraxas::new(Sheet::level(level).expect("level"));
+    let mut moves = Vec::new();
+    for seed in 0.. {
+        let mut s = game.start(0);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while s.to_move() != Turn::Over {
+            if s.reserve() == 0 && s.phase() == plateau_abraxas::Phase::Place {
+                return s;
+            }
+            s.legal_moves(&mut moves);
+            // Stop stones and removals only: the reserve empties fast.
+            let mv = moves[rng.random_range(0..moves.len())];
+            s.apply(mv);
+        }
+    }
+    unreachable!()
+}
+
 fn playout(s: &mut AbraxasState, rng: &mut ChaCha8Rng, moves: &mut Vec<Move>) -> u32 {
     let mut n = 0;
     while s.to_move() != Turn::Over {
@@ -38,7 +59,7 @@ fn playout(s: &mut AbraxasState, rng: &mut ChaCha8Rng, moves: &mut Vec<Move>) ->
 
 fn benches(c: &mut Criterion) {
     let positions: Vec<AbraxasState> = (1..=6).map(|l| midgame(l, 20, l as u64)).collect();
-    let late: Vec<AbraxasState> = (1..=6).map(|l| midgame(l, 150, l as u64)).collect();
+    let late: Vec<AbraxasState> = (1..=6).map(reserve_empty).collect();
     let mut moves = Vec::with_capacity(1024);
     c.bench_function("legal_moves (6 mid-game positions)", |b| {
         b.iter(|| {
@@ -48,7 +69,7 @@ fn benches(c: &mut Criterion) {
             }
         })
     });
-    c.bench_function("legal_moves (6 late positions)", |b| {
+    c.bench_function("legal_moves (6 positions, reserve empty: moves within the plate)", |b| {
         b.iter(|| {
             for p in &late {
                 p.legal_moves(&mut moves);

@@ -163,7 +163,12 @@
 //! Zobrist key counts stones by plate hole, so that the push changes one term
 //! only; `apply` saves the small state, `undo` restores it: no allocation (the
 //! repetition history is a `Vec` reserved at the start). `cargo bench -p
-//! plateau-abraxas` measures move generation and random playouts.
+//! plateau-abraxas` measures move generation and random playouts. On the
+//! development machine (2 cores, x86-64, release): generating the moves of a
+//! mid-game position takes about 100 ns (about 900 moves once the reserve is
+//! empty: 1.5 µs), an apply and undo about 30 ns, a random game 20 µs (level 6)
+//! to 100 µs (level 1); `plateau perft abraxas 5` counts 28,988,098,300 leaves
+//! in 16 s (perft 1–4: 128, 16,128, 1,997,904, 243,020,432).
 
 #![warn(missing_docs)]
 

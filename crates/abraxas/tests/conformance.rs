@@ -4,7 +4,7 @@ use plateau_abraxas::Abraxas;
 use plateau_conformance::Kit;
 
 fn kit() -> Kit {
-    Kit::new(100)
+    Kit::new(80)
 }
 
 #[test]
