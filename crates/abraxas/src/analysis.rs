@@ -52,7 +52,7 @@ impl AbraxasState {
     /// own: `len − 3`, or fewer when the line holds fewer red stones.
     #[inline]
     pub fn line_value(&self, line: Line) -> u32 {
-        let stones = (self.c.red & line.mask()).count_ones();
+        let stones = self.line_stones(line).count_ones();
         stones.min(line.len.saturating_sub(3) as u32)
     }
 

@@ -398,7 +398,8 @@ impl Line {
     }
 
     /// Whether the line's cells all lie on the board (for a line value from an
-    /// untrusted source).
+    /// untrusted source). [`Line::cell`], [`Line::mask`] and the other
+    /// methods assume it.
     pub fn on_board(self) -> bool {
         let mut c = self.start;
         for _ in 1..self.len {

@@ -120,6 +120,9 @@ pub struct Take {
 impl Take {
     /// The cells taken, as a bitboard.
     pub fn mask(self) -> u128 {
+        if !self.line.on_board() || self.line.len > 9 {
+            return 0;
+        }
         let mut m = 0u128;
         for i in 0..self.line.len.min(9) {
             if self.stones & (1 << i) != 0 {
@@ -393,6 +396,9 @@ impl AbraxasState {
     /// The red stones among the cells of `line` (bit `i` = its `i`-th cell).
     #[inline]
     pub fn line_stones(&self, line: Line) -> u16 {
+        if !line.on_board() || line.len > 9 {
+            return 0;
+        }
         let mut s = 0u16;
         for i in 0..line.len.min(9) {
             if self.c.red & line.cell(i).bit() != 0 {
@@ -926,6 +932,7 @@ impl State for AbraxasState {
             Move::Stop(c) => format!("b:{c}"),
             Move::Relocate { from, to } => format!("{from}-{to}"),
             Move::Pass => "pass".into(),
+            Move::Take(t) if !t.line.on_board() || t.line.len > 9 => "x:?".into(),
             Move::Take(t) => {
                 let mut s = String::from("x:");
                 let mut first = true;

@@ -591,3 +591,21 @@ fn perft_from_the_start() {
     let counts: Vec<u64> = (1..=3).map(|d| plateau_core::perft::perft(&mut s, d)).collect();
     assert_eq!(counts, [128, 16_128, 1_997_904]);
 }
+
+#[test]
+fn made_up_moves_are_refused_without_panicking() {
+    use plateau_abraxas::{Dir, Line, Take};
+    let mut s = pos(&grid("", &[".rr.oo..."]));
+    play(&mut s, "h8");
+    for (start, dir, len) in
+        [("i1", Dir::Row, 9), ("i9", Dir::Diagonal, 9), ("a9", Dir::Column, 4), ("d1", Dir::Row, 0)]
+    {
+        let mv = Move::Take(Take { line: Line { start: c(start), dir, len }, stones: 0xFFFF });
+        assert!(!s.is_legal(mv));
+        let _ = s.format_move(mv);
+        assert_eq!(s.line_value(Line { start: c(start), dir, len }), 0);
+        let before = s.clone();
+        assert!(s.try_apply(mv).is_err());
+        assert!(s == before);
+    }
+}
