@@ -46,7 +46,7 @@ fn bench(c: &mut Criterion) {
             IsMcts::<plateau_kabaleo::KabaleoState>::new(
                 Budget { iterations: Some(2_000), ..Budget::default() },
                 rng,
-                MctsConfig::default(),
+                MctsConfig::for_game::<plateau_kabaleo::KabaleoState>(),
             )
             .search(&knowledge, seat)
         })

@@ -162,6 +162,7 @@ fn resolve_level(spec: &PlayerSpec, levels: &'static [Level; 6]) -> Result<Playe
         Kind::Level(n) => {
             let mut s = PlayerSpec::parse(levels[n as usize - 1].spec)?;
             s.seed = spec.seed;
+            s.uniform_sampling = spec.uniform_sampling;
             Ok(s)
         }
         _ => Ok(spec.clone()),
@@ -193,7 +194,7 @@ where
                 Ok(perfect_player::<G, _>(spec, ab))
             }
             Kind::Mcts => {
-                let m = mcts::Mcts::new(spec.budget, player_rng(&spec), mcts::MctsConfig::default());
+                let m = mcts::Mcts::new(spec.budget, player_rng(&spec), mcts::MctsConfig::for_game::<G::State>());
                 Ok(perfect_player::<G, _>(spec, m))
             }
             Kind::Human => Err(SpecError("a human is not a computer player".into())),
@@ -237,7 +238,8 @@ where
                 G::INFO.name
             ))),
             Kind::Mcts | Kind::IsMcts => {
-                let m = mcts::IsMcts::new(spec.budget, player_rng(&spec), mcts::MctsConfig::default());
+                let mut m = mcts::IsMcts::new(spec.budget, player_rng(&spec), mcts::MctsConfig::for_game::<G::State>());
+                m.use_beliefs = !spec.uniform_sampling;
                 Ok(hidden_player::<G, _>(spec, m))
             }
             Kind::Level(_) => Err(SpecError("levels resolve to a player".into())),

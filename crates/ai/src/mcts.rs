@@ -41,6 +41,14 @@ impl Default for MctsConfig {
     }
 }
 
+impl MctsConfig {
+    /// The settings for a game: its own playout length
+    /// ([`Evaluate::PLAYOUT_PLIES`]), the rest by default.
+    pub fn for_game<S: Evaluate>() -> Self {
+        MctsConfig { playout_plies: S::PLAYOUT_PLIES, ..MctsConfig::default() }
+    }
+}
+
 const LEAF: u32 = u32::MAX;
 
 #[derive(Clone)]

@@ -11,7 +11,10 @@
 //! | `ai:4` | level 4 of 6 of the game's computer player |
 //!
 //! Budgets: `time=` (`250ms`, `1s`, `1.5s`), `depth=`, `nodes=`,
-//! `iterations=`; and `seed=` for the player's own randomness. When several
+//! `iterations=`; `seed=` for the player's own randomness; and for
+//! information-set searches `sampling=belief` (the default: hidden secrets
+//! drawn from beliefs inferred from the other players' moves) or
+//! `sampling=uniform`. When several
 //! limits are given the search stops at the first one reached.
 
 use std::fmt;
@@ -70,6 +73,10 @@ pub struct PlayerSpec {
     pub budget: Budget,
     /// The seed of the player's randomness, if fixed.
     pub seed: Option<u64>,
+    /// Information-set searches: sample hidden secrets uniformly instead of
+    /// from beliefs inferred from the other players' moves
+    /// (`sampling=uniform`; the default is `sampling=belief`).
+    pub uniform_sampling: bool,
 }
 
 /// The largest budgets a spec may ask for (a server must bound what a client
@@ -117,7 +124,12 @@ impl PlayerSpec {
                         .ok()
                         .filter(|n| (1..=6).contains(n))
                         .ok_or_else(|| SpecError(format!("{text}: a level is ai:1 to ai:6")))?;
-                    return Ok(PlayerSpec { kind: Kind::Level(n), budget: Budget::default(), seed: None });
+                    return Ok(PlayerSpec {
+                        kind: Kind::Level(n),
+                        budget: Budget::default(),
+                        seed: None,
+                        uniform_sampling: false,
+                    });
                 }
                 _ => {
                     return Err(SpecError(format!(
@@ -127,6 +139,7 @@ impl PlayerSpec {
             },
             budget: Budget::default(),
             seed: None,
+            uniform_sampling: false,
         };
         for param in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (k, v) =
@@ -148,6 +161,13 @@ impl PlayerSpec {
                     spec.budget.iterations = Some(v.trim().parse().ok().filter(|&n| n > 0).ok_or_else(bad)?)
                 }
                 "seed" => spec.seed = Some(v.trim().parse().map_err(|_| bad())?),
+                "sampling" => {
+                    spec.uniform_sampling = match v.trim() {
+                        "uniform" => true,
+                        "belief" => false,
+                        _ => return Err(bad()),
+                    }
+                }
                 other => return Err(SpecError(format!("{text}: unknown parameter {other:?}"))),
             }
         }
@@ -186,6 +206,9 @@ impl fmt::Display for PlayerSpec {
         }
         if let Some(s) = self.seed {
             params.push(format!("seed={s}"));
+        }
+        if self.uniform_sampling {
+            params.push("sampling=uniform".to_string());
         }
         if !params.is_empty() {
             write!(f, ":{}", params.join(","))?;

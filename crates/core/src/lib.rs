@@ -225,6 +225,12 @@ pub trait State: Clone + PartialEq + Debug + Send + Sync + 'static {
 /// How computer players judge a position: a game's evaluation, written from the
 /// game's strategy, lives in the game's crate.
 pub trait Evaluate: State {
+    /// How many random moves a Monte-Carlo playout makes before the
+    /// evaluation judges the position. Games whose random play is short and
+    /// telling (Kabaleo) play to the end; games where it is noise (Abalone)
+    /// stop early.
+    const PLAYOUT_PLIES: u32 = 6;
+
     /// A heuristic value of the position for `seat`, higher is better, in
     /// units where about ±1000 means "as good as won / lost". With two seats
     /// it is antisymmetric: `evaluate(0) == -evaluate(1)`. Only called on
