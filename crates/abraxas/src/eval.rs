@@ -1,59 +1,347 @@
-//! A first evaluation for computer players ([`plateau_core::Evaluate`]): the
-//! stones taken, what the lines being scored will give, and who has lines in
-//! reach. Cheap (a few bitboard operations); a later issue tunes it.
+//! The evaluation for computer players ([`plateau_core::Evaluate`]), written
+//! from the game's strategy.
+//!
+//! # What matters in Abraxas
+//!
+//! - **The race.** The first player to hold `stones-to-win` stones wins, so a
+//!   stone counts more the nearer its holder is to the goal.
+//! - **Lines in reach.** Lines are looked for after the push, so what a
+//!   placement makes is seen one plate position ahead: the player to place
+//!   captures at once when a hole is *in reach* (a red stone there makes a line
+//!   once the plate moves, [`AbraxasState::line_threats`]) or when the push
+//!   alone makes a line ([`AbraxasState::lines_after_push`]).
+//! - **Chains and stop stones.** A line of stones rides with the plate; once
+//!   scored, its remaining stones have a gap (the three left may not stand side
+//!   by side), and the scorer, who plays again, refills it and scores again.
+//!   Only the opponent's interlude stop stone kills such a chain; a player
+//!   without stop stones loses to any chain. A stop stone is also the only
+//!   defence against a line in reach of the opponent (a red stone in the
+//!   opponent's hole would ride into the line), and the only placement that
+//!   adds no red circle. So stop stones in hand are a resource, worth most
+//!   when they are the last.
+//! - **Threats against.** After the mover's placement and push, the opponent
+//!   places: the lines in reach two plate positions ahead are the opponent's,
+//!   and the mover must spend a stop stone on them (when one suffices) or
+//!   concede a capture.
+//!
+//! # The terms
+//!
+//! The value is computed for the first seat and negated for the second, so it
+//! is antisymmetric. With [`Weights::DEFAULT`], in units where a stone is
+//! [`STONE`] and ±1000 is about decided:
+//!
+//! | term | value |
+//! |---|---|
+//! | stones held | `stone` each, plus `race · ((need − t_them)² − (need − t_me)²) / need` |
+//! | stop stones in hand | `stop` each, plus `last_stop` for holding at least one |
+//! | the placer can capture now | `capture` per stone; `double` more if one stop stone cannot block every line in reach; `unstoppable` more if the opponent has no stop stone (chains) |
+//! | the capture wins (stones held + capture ≥ need) | `decided` |
+//! | the placer cannot capture, the opponent has lines in reach next turn | − `block` if the placer can block them with one stop stone; else − `capture` per stone (− `unstoppable` more without stop stones; − `decided` if it wins) |
+//! | lines being scored | `pending` per stone they give, and `again` (the scorer plays again; `unstoppable`/2 if the opponent has no stop stone to break the chain) |
+//! | interlude | the scorer places next at this plate position: as a placement, except that a threat one stop stone can block is blocked (the opponent's stop stone is spent) |
+//!
+//! Every term is a few bitboard operations (no allocation, no move applied):
+//! about [`AbraxasState::red_after_push`] and [`crate::board::completions`]
+//! twice.
+//!
+//! # Noisy moves
+//!
+//! For quiescence search ([`Evaluate::noisy_moves`]): every removal (a
+//! removal is a forced part of the turn: when every legal move is noisy the
+//! search does not stand pat), the red placements that make a line (and,
+//! once the reserve is empty, the moves of a red stone that do), and in the
+//! interlude the stop stones that break a line in reach of the scorer (in the
+//! hole, or over a dot of the line once the plate moves). `pass` is quiet: the
+//! static value of an interlude is what the scorer gets if nothing is blocked.
 
-use plateau_core::{Evaluate, Seat};
+use plateau_core::{Evaluate, Seat, State};
 
-use crate::state::{AbraxasState, Move, Phase};
+use crate::board::{Dir, PlatePos, cells, completions, run4_cells};
+use crate::state::{AbraxasState, Move, Phase, red_of};
 
-/// One red stone taken, in evaluation units.
+/// One red stone held, in evaluation units.
 pub const STONE: i32 = 100;
 
+/// The weights of the evaluation (see the [module documentation](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Per stone held.
+    pub stone: i32,
+    /// The race: the squared stones still needed, scaled by `1 / need`.
+    pub race: i32,
+    /// Per stop stone in hand.
+    pub stop: i32,
+    /// For holding at least one stop stone.
+    pub last_stop: i32,
+    /// Per stone the player to place can capture at once.
+    pub capture: i32,
+    /// The lines in reach cannot all be blocked by one stop stone.
+    pub double: i32,
+    /// A capture whose chain the opponent cannot break (no stop stone).
+    pub unstoppable: i32,
+    /// A capture that wins.
+    pub decided: i32,
+    /// Spending a stop stone on the opponent's lines in reach.
+    pub block: i32,
+    /// Per stone of the lines being scored.
+    pub pending: i32,
+    /// The scorer plays again.
+    pub again: i32,
+}
+
+impl Weights {
+    /// The weights of [`Evaluate::evaluate`].
+    pub const DEFAULT: Weights = Weights {
+        stone: STONE,
+        race: 15,
+        stop: 45,
+        last_stop: 45,
+        capture: 80,
+        double: 40,
+        unstoppable: 250,
+        decided: 900,
+        block: 60,
+        pending: 95,
+        again: 20,
+    };
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights::DEFAULT
+    }
+}
+
+/// What one placement at plate position `pos` can make once the plate is
+/// pushed.
+#[derive(Clone, Copy, Debug)]
+struct Reach {
+    /// Stones the best capture gives at once (0: none).
+    gain: u32,
+    /// Cells (after the push) where a red stone makes a line.
+    holes: u128,
+    /// Whether the push alone makes a line.
+    push_lines: bool,
+}
+
+impl Reach {
+    /// One stop stone (in the hole in reach) takes every line out of reach.
+    #[inline]
+    fn blockable(self) -> bool {
+        !self.push_lines && self.holes.count_ones() <= 1
+    }
+}
+
+/// The stones the lines of `circles` give (each line on its own), counting
+/// only the red stones among them.
+#[inline]
+fn lines_value(circles: u128, stones: u128) -> u32 {
+    let mut v = 0;
+    for dir in Dir::ALL {
+        let m = run4_cells(circles, dir);
+        if m != 0 {
+            let s = dir.step();
+            let runs = (m & !(m << s)).count_ones();
+            v += (m.count_ones() - 3 * runs).min((m & stones).count_ones());
+        }
+    }
+    v
+}
+
+/// The reach of the player who places now with these stones (board cells)
+/// at plate position `pos`.
+#[inline]
+fn reach(red: u128, stops: u128, dots: u128, pos: PlatePos) -> Reach {
+    let empty = pos.holes().0 & !(red | stops);
+    let r1 = pos.push_mask(red);
+    let circles = red_of(r1, pos.push_mask(stops), dots);
+    let push_value = lines_value(circles, r1);
+    let holes = completions(circles) & pos.push_mask(empty);
+    let gain = if push_value > 0 { push_value } else { u32::from(holes != 0) };
+    Reach { gain, holes, push_lines: push_value > 0 }
+}
+
 impl AbraxasState {
-    /// The evaluation for seat 0 (see [`Evaluate::evaluate`]).
-    fn value_for_first(&self) -> i32 {
-        let t = |s: Seat| self.taken(s) as i32;
-        let mut v = STONE * (t(0) - t(1));
-        // Nearer the win, each stone counts more.
-        let need = self.stones_to_win() as i32;
-        v += 15 * ((need - t(1)).max(0).pow(2) - (need - t(0)).max(0).pow(2)) / need.max(1);
-        v += 10 * (self.stops_in_hand(0) as i32 - self.stops_in_hand(1) as i32);
-        let sign = |s: Seat| if s == 0 { 1 } else { -1 };
-        match (self.phase(), self.scorer()) {
-            (Phase::Score, Some(s)) => v += sign(s) * (STONE * self.pending_value() as i32 * 9 / 10 + 40),
-            (Phase::Interlude, Some(s)) => v += sign(s) * 40,
-            _ => {
-                if let plateau_core::Turn::Seat(m) = plateau_core::State::to_move(self) {
-                    // The player to place scores at once if a line is in reach.
-                    if !self.lines_after_push().is_empty() {
-                        v += sign(m) * 70;
-                    } else if !self.line_threats().is_empty() {
-                        v += sign(m) * 50;
-                    }
+    /// The reach of the player placing now (at this plate position).
+    #[inline]
+    fn reach_now(&self) -> Reach {
+        reach(self.c.red, self.c.stop[0] | self.c.stop[1], self.rules.dots, self.c.pos)
+    }
+
+    /// The reach of the player placing after the next push (ignoring the
+    /// stone placed now).
+    #[inline]
+    fn reach_next(&self) -> Reach {
+        let p = self.c.pos;
+        reach(p.push_mask(self.c.red), p.push_mask(self.c.stop[0] | self.c.stop[1]), self.rules.dots, p.next())
+    }
+
+    /// The value of the stones and stop stones held, for `seat`, with
+    /// `stops` stop stones in hand per seat.
+    fn holdings(&self, w: &Weights, seat: Seat, stops: [u8; 2]) -> i32 {
+        let need = self.rules.stones_to_win.max(1) as i32;
+        let t = |s: Seat| self.c.taken[s] as i32;
+        let o = 1 - seat;
+        let mut v = w.stone * (t(seat) - t(o));
+        v += w.race * ((need - t(o)).max(0).pow(2) - (need - t(seat)).max(0).pow(2)) / need;
+        let st = |s: Seat| w.stop * stops[s] as i32 + if stops[s] > 0 { w.last_stop } else { 0 };
+        v + st(seat) - st(o)
+    }
+
+    /// The value for `m`, who places next at this plate position, of what
+    /// the next two placements can capture; `stops` are the stop stones in
+    /// hand.
+    fn placing(&self, w: &Weights, m: Seat, me: Reach, stops: [u8; 2]) -> i32 {
+        let o = 1 - m;
+        let need = self.rules.stones_to_win as u32;
+        if me.gain > 0 {
+            if self.c.taken[m] as u32 + me.gain >= need {
+                return w.decided;
+            }
+            let mut v = w.capture * me.gain as i32;
+            if stops[o] == 0 {
+                v += w.unstoppable;
+            } else if !me.blockable() {
+                v += w.double;
+            }
+            return v;
+        }
+        let them = self.reach_next();
+        if them.gain == 0 {
+            return 0;
+        }
+        if stops[m] > 0 && them.blockable() {
+            return -w.block;
+        }
+        if self.c.taken[o] as u32 + them.gain >= need {
+            return -w.decided;
+        }
+        -(w.capture * them.gain as i32 + if stops[m] == 0 { w.unstoppable } else { 0 })
+    }
+
+    /// The evaluation for `seat` with the given weights (see the [module
+    /// documentation](self)); [`Evaluate::evaluate`] uses
+    /// [`Weights::DEFAULT`]. Only meaningful while the game goes on.
+    pub fn evaluate_with(&self, w: &Weights, seat: Seat) -> i32 {
+        let seat = seat & 1;
+        let stops = self.c.stops;
+        let mover = self.c.mover as Seat;
+        // The value for the player `s` whose position it is, then signed.
+        let (s, v) = match self.c.phase {
+            Phase::Place => (mover, self.holdings(w, mover, stops) + self.placing(w, mover, self.reach_now(), stops)),
+            Phase::Score => {
+                let need = self.rules.stones_to_win as u32;
+                let pending = self.pending_value();
+                let o = 1 - mover;
+                let v = if self.c.taken[mover] as u32 + pending.min(1) >= need {
+                    w.decided
+                } else {
+                    w.pending * pending as i32 + if stops[o] == 0 { w.unstoppable / 2 } else { w.again }
+                };
+                (mover, self.holdings(w, mover, stops) + v)
+            }
+            Phase::Interlude => {
+                // The opponent of the scorer decides; the scorer places next.
+                let scorer = 1 - mover;
+                let me = self.reach_now();
+                if me.gain > 0 && me.blockable() {
+                    // The threat is blocked: a stop stone is spent.
+                    let mut after = stops;
+                    after[mover] -= 1;
+                    let rest = Reach { gain: 0, holes: 0, push_lines: false };
+                    (scorer, self.holdings(w, scorer, after) + self.placing(w, scorer, rest, after))
+                } else {
+                    (scorer, self.holdings(w, scorer, stops) + self.placing(w, scorer, me, stops))
                 }
             }
+        };
+        if s == seat { v } else { -v }
+    }
+
+    /// The interlude stop stones that break a line in reach of the scorer:
+    /// in a hole in reach, over a dot of a line the push alone makes, or over
+    /// a dot near a hole in reach (once the plate moves). A mask of holes,
+    /// named by the cells they are over now.
+    fn blocking_holes(&self) -> u128 {
+        let me = self.reach_now();
+        if me.gain == 0 {
+            return 0;
         }
-        v
+        let p = self.c.pos;
+        let empty_after = p.push_mask(self.empty_holes().0);
+        let mut near = me.holes;
+        for dir in Dir::ALL {
+            let s = dir.step();
+            let (mut up, mut down) = (me.holes, me.holes);
+            for _ in 0..3 {
+                up <<= s;
+                down >>= s;
+                near |= up | down;
+            }
+        }
+        let dots = self.rules.dots & empty_after;
+        p.unpush_mask(me.holes | (near & dots)) | self.push_line_blockers().0
     }
 }
 
 impl Evaluate for AbraxasState {
     fn evaluate(&self, seat: Seat) -> i32 {
-        let v = self.value_for_first();
-        if seat == 0 { v } else { -v }
+        self.evaluate_with(&Weights::DEFAULT, seat)
     }
 
-    /// Removals while scoring; otherwise the red placements that make a line
-    /// through the stone placed.
     fn noisy_moves(&self, out: &mut Vec<Move>) {
         out.clear();
-        if self.end().is_some() {
+        if self.c.end.is_some() {
             return;
         }
-        match self.phase() {
-            Phase::Score => plateau_core::State::legal_moves(self, out),
-            Phase::Place if self.reserve() > 0 => out.extend(self.line_threats().iter().map(Move::Place)),
-            _ => {}
+        match self.c.phase {
+            Phase::Score => self.legal_moves(out),
+            Phase::Place if self.c.reserve > 0 => out.extend(self.line_threats().iter().map(Move::Place)),
+            Phase::Place => {
+                // Moves of a red stone that make a line: the stone must not
+                // be one the line needs.
+                if self.reach_now().holes == 0 {
+                    return;
+                }
+                let (p, stops, dots) = (self.c.pos, self.c.stop[0] | self.c.stop[1], self.rules.dots);
+                let empty = self.empty_holes().0;
+                for from in cells(self.c.red) {
+                    let red = self.c.red & !from.bit();
+                    let circles = red_of(p.push_mask(red), p.push_mask(stops), dots);
+                    let to = p.unpush_mask(completions(circles) & p.push_mask(empty));
+                    out.extend(cells(to).map(|to| Move::Relocate { from, to }));
+                }
+            }
+            Phase::Interlude => out.extend(cells(self.blocking_holes()).map(Move::Stop)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Abraxas, Sheet};
+    use plateau_core::Turn;
+
+    fn pos(text: &str) -> AbraxasState {
+        Abraxas::new(Sheet::level(1).unwrap()).position(text).unwrap()
+    }
+
+    #[test]
+    fn lines_value_counts_stones_per_line() {
+        // A row of five circles, four of them stones: 5 − 3 = 2.
+        let row = 0b11111u128;
+        assert_eq!(lines_value(row, 0b11110), 2);
+        // A row of four with one stone: 1.
+        assert_eq!(lines_value(0b1111, 0b0100), 1);
+        assert_eq!(lines_value(0b0111, 0b0111), 0);
+    }
+
+    #[test]
+    fn a_turn_is_not_a_move_of_the_evaluation() {
+        let s =
+            pos(".........\n.........\n.........\n.........\n.........\n.........\n.........\n.........\n.........\n");
+        assert_eq!(s.evaluate(0), 0);
+        assert_eq!(s.to_move(), Turn::Seat(0));
     }
 }
