@@ -992,6 +992,28 @@ impl State for AbraxasState {
         crate::render::render(self, color)
     }
 
+    /// A red stone: click its hole's cell (`d4`). A stop stone: select
+    /// `stop`, click the cell. A move within the plate: select the stone's
+    /// cell, click the destination. A removal: select the cells of the stones
+    /// taken, click `take` (`take/h`, `take/v`, `take/d`, `take/a` when a
+    /// single stone lies on two lines to score: the line's direction, as in
+    /// the notation). `pass`: click `pass`.
+    fn gesture(&self, mv: Move) -> plateau_core::Gesture {
+        let (select, target) = match mv {
+            Move::Place(c) => (Vec::new(), c.to_string()),
+            Move::Stop(c) => (vec!["stop".to_string()], c.to_string()),
+            Move::Relocate { from, to } => (vec![from.to_string()], to.to_string()),
+            Move::Pass => (Vec::new(), "pass".to_string()),
+            Move::Take(t) => {
+                let select = cells(t.mask()).map(|c| c.to_string()).collect();
+                let target =
+                    if self.takes_ambiguous(t) { format!("take/{}", t.line.dir.letter()) } else { "take".to_string() };
+                (select, target)
+            }
+        };
+        plateau_core::Gesture { select, targets: vec![target] }
+    }
+
     fn result_tags(&self) -> Vec<(String, String)> {
         vec![("Taken".into(), format!("{}-{}", self.c.taken[0], self.c.taken[1]))]
     }

@@ -609,3 +609,41 @@ fn made_up_moves_are_refused_without_panicking() {
         assert!(s == before);
     }
 }
+
+fn gesture(s: &AbraxasState, text: &str) -> (Vec<String>, Vec<String>) {
+    let g = s.gesture(s.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}")));
+    let mut select = g.select;
+    select.sort();
+    (select, g.targets)
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn gestures_select_then_click() {
+    let mut s = pos(&grid("", &CROSS));
+    assert_eq!(gesture(&s, "d4"), (vec![], strings(&["d4"])));
+    assert_eq!(gesture(&s, "b:d4"), (strings(&["stop"]), strings(&["d4"])));
+    play(&mut s, "d5");
+    // A removal: the stones taken, then `take`; a single stone on two lines
+    // to score names the line, as the notation does.
+    assert_eq!(gesture(&s, "x:e4"), (strings(&["e4"]), strings(&["take"])));
+    assert_eq!(gesture(&s, "x:e5/h"), (strings(&["e5"]), strings(&["take/h"])));
+    play(&mut s, "x:e5/h");
+    assert_eq!(s.phase(), Phase::Interlude);
+    assert_eq!(gesture(&s, "pass"), (vec![], strings(&["pass"])));
+    assert_eq!(gesture(&s, "b:a8"), (strings(&["stop"]), strings(&["a8"])));
+    // A longer line: several stones selected.
+    let mut s = pos(&grid("", &["rrrrr...."]));
+    play(&mut s, "h8");
+    let takes = takes(&s);
+    assert!(!takes.is_empty());
+    assert_eq!(gesture(&s, &takes[0]).1, strings(&["take"]));
+    assert_eq!(gesture(&s, &takes[0]).0.len(), 2);
+    // Once the reserve is empty, a stone moves: select it, click the hole.
+    let s = pos(&grid("taken: 10 10\n", &["r.r.r.r.."]));
+    assert_eq!(s.reserve(), 0);
+    assert_eq!(gesture(&s, "a1-d5"), (strings(&["a1"]), strings(&["d5"])));
+}
