@@ -32,7 +32,7 @@
 //!
 //! | term | value |
 //! |---|---|
-//! | stones held | `stone` each, plus `race · ((need − t_them)² − (need − t_me)²) / need` |
+//! | stones held | `stone` each, plus `race · (t_me² − t_them²) / need` (convex: the nearer the goal, the more a stone counts) |
 //! | stop stones in hand | `stop` each, plus `last_stop` for holding at least one |
 //! | the placer can capture now | `capture` per stone; `double` more if one stop stone cannot block every line in reach; `unstoppable` more if the opponent has no stop stone (chains) |
 //! | the capture wins (stones held + capture ≥ need) | `decided` |
@@ -56,7 +56,7 @@
 
 use plateau_core::{Evaluate, Seat, State};
 
-use crate::board::{Dir, PlatePos, cells, completions, run4_cells};
+use crate::board::{Cell, Dir, PlatePos, cells, completions, lines_mask, run4_cells, run4_starts};
 use crate::state::{AbraxasState, Move, Phase, red_of};
 
 /// One red stone held, in evaluation units.
@@ -67,7 +67,7 @@ pub const STONE: i32 = 100;
 pub struct Weights {
     /// Per stone held.
     pub stone: i32,
-    /// The race: the squared stones still needed, scaled by `1 / need`.
+    /// The race: the squared stones held, scaled by `1 / need`.
     pub race: i32,
     /// Per stop stone in hand.
     pub stop: i32,
@@ -138,8 +138,11 @@ impl Reach {
 fn lines_value(circles: u128, stones: u128) -> u32 {
     let mut v = 0;
     for dir in Dir::ALL {
+        if run4_starts(circles, dir) == 0 {
+            continue;
+        }
         let m = run4_cells(circles, dir);
-        if m != 0 {
+        {
             let s = dir.step();
             let runs = (m & !(m << s)).count_ones();
             v += (m.count_ones() - 3 * runs).min((m & stones).count_ones());
@@ -183,7 +186,8 @@ impl AbraxasState {
         let t = |s: Seat| self.c.taken[s] as i32;
         let o = 1 - seat;
         let mut v = w.stone * (t(seat) - t(o));
-        v += w.race * ((need - t(o)).max(0).pow(2) - (need - t(seat)).max(0).pow(2)) / need;
+        // Convex: a stone counts more the nearer its holder is to the goal.
+        v += w.race * (t(seat).min(need).pow(2) - t(o).min(need).pow(2)) / need;
         let st = |s: Seat| w.stop * stops[s] as i32 + if stops[s] > 0 { w.last_stop } else { 0 };
         v + st(seat) - st(o)
     }
@@ -245,11 +249,12 @@ impl AbraxasState {
                 let scorer = 1 - mover;
                 let me = self.reach_now();
                 if me.gain > 0 && me.blockable() {
-                    // The threat is blocked: a stop stone is spent.
+                    // The threat is blocked: a stop stone is spent (what the
+                    // opponent would have in reach after the scorer's push
+                    // runs through the blocked hole too: not counted).
                     let mut after = stops;
                     after[mover] -= 1;
-                    let rest = Reach { gain: 0, holes: 0, push_lines: false };
-                    (scorer, self.holdings(w, scorer, after) + self.placing(w, scorer, rest, after))
+                    (scorer, self.holdings(w, scorer, after))
                 } else {
                     (scorer, self.holdings(w, scorer, stops) + self.placing(w, scorer, me, stops))
                 }
@@ -298,18 +303,19 @@ impl Evaluate for AbraxasState {
             Phase::Score => self.legal_moves(out),
             Phase::Place if self.c.reserve > 0 => out.extend(self.line_threats().iter().map(Move::Place)),
             Phase::Place => {
-                // Moves of a red stone that make a line: the stone must not
-                // be one the line needs.
-                if self.reach_now().holes == 0 {
-                    return;
-                }
-                let (p, stops, dots) = (self.c.pos, self.c.stop[0] | self.c.stop[1], self.rules.dots);
-                let empty = self.empty_holes().0;
-                for from in cells(self.c.red) {
-                    let red = self.c.red & !from.bit();
-                    let circles = red_of(p.push_mask(red), p.push_mask(stops), dots);
-                    let to = p.unpush_mask(completions(circles) & p.push_mask(empty));
-                    out.extend(cells(to).map(|to| Move::Relocate { from, to }));
+                // Moves of a red stone to a hole in reach, from a hole whose
+                // stone no line through the destination needs (or whose cell
+                // shows a dot once the plate moves).
+                let holes = self.reach_now().holes;
+                let p = self.c.pos;
+                let (red, stops, dots) =
+                    (p.push_mask(self.c.red), p.push_mask(self.c.stop[0] | self.c.stop[1]), self.rules.dots);
+                let circles = red_of(red, stops, dots);
+                for to in cells(holes) {
+                    let needed = lines_mask(circles | to.bit()) & !dots;
+                    let from = p.unpush_mask(red & !needed);
+                    let to = Cell::from_index(p.unpush_mask(to.bit()).trailing_zeros() as u8).expect("a hole");
+                    out.extend(cells(from).map(|from| Move::Relocate { from, to }));
                 }
             }
             Phase::Interlude => out.extend(cells(self.blocking_holes()).map(Move::Stop)),
@@ -320,28 +326,13 @@ impl Evaluate for AbraxasState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Abraxas, Sheet};
-    use plateau_core::Turn;
-
-    fn pos(text: &str) -> AbraxasState {
-        Abraxas::new(Sheet::level(1).unwrap()).position(text).unwrap()
-    }
 
     #[test]
     fn lines_value_counts_stones_per_line() {
         // A row of five circles, four of them stones: 5 − 3 = 2.
-        let row = 0b11111u128;
-        assert_eq!(lines_value(row, 0b11110), 2);
-        // A row of four with one stone: 1.
+        assert_eq!(lines_value(0b11111, 0b11110), 2);
+        // A row of four with one stone: 1 (the dots cannot be taken).
         assert_eq!(lines_value(0b1111, 0b0100), 1);
         assert_eq!(lines_value(0b0111, 0b0111), 0);
-    }
-
-    #[test]
-    fn a_turn_is_not_a_move_of_the_evaluation() {
-        let s =
-            pos(".........\n.........\n.........\n.........\n.........\n.........\n.........\n.........\n.........\n");
-        assert_eq!(s.evaluate(0), 0);
-        assert_eq!(s.to_move(), Turn::Seat(0));
     }
 }
