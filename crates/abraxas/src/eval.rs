@@ -142,11 +142,8 @@ fn lines_value(circles: u128, stones: u128) -> u32 {
             continue;
         }
         let m = run4_cells(circles, dir);
-        {
-            let s = dir.step();
-            let runs = (m & !(m << s)).count_ones();
-            v += (m.count_ones() - 3 * runs).min((m & stones).count_ones());
-        }
+        let runs = (m & !(m << dir.step())).count_ones();
+        v += (m.count_ones() - 3 * runs).min((m & stones).count_ones());
     }
     v
 }
