@@ -55,6 +55,7 @@ pub struct AlphaBeta<S: State> {
     seldepth: u32,
     next_check: u64,
     scores: Vec<i64>,
+    noisy_buffers: Vec<Vec<S::Move>>,
     buffers: Vec<Vec<S::Move>>,
 }
 
@@ -84,6 +85,7 @@ impl<S: Evaluate> AlphaBeta<S> {
             seldepth: 0,
             next_check: 0,
             scores: Vec::with_capacity(256),
+            noisy_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
             buffers: (0..MAX_PLY + MAX_QDEPTH as usize + 2).map(|_| Vec::with_capacity(128)).collect(),
         }
     }
@@ -211,20 +213,23 @@ impl<S: Evaluate> AlphaBeta<S> {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         state.legal_moves(&mut moves);
-        let mut noisy = std::mem::take(&mut self.buffers[ply + 1]);
+        let mut noisy = std::mem::take(&mut self.noisy_buffers[ply]);
         state.noisy_moves(&mut noisy);
         self.order(&mut moves, tt_move, ply, &noisy);
+        // A forced decision (one legal move) does not use up depth, so that
+        // turns of several decisions are seen whole.
+        let next = if moves.len() == 1 { depth } else { depth - 1 };
         let mut best = -INF;
         let mut best_move = None;
         for (i, &mv) in moves.iter().enumerate() {
             let undo = state.apply(mv);
             let score = if i == 0 {
-                self.child(state, seat, depth - 1, alpha, beta, ply)
+                self.child(state, seat, next, alpha, beta, ply)
             } else {
                 // Principal-variation search: prove the move worse with a
                 // null window, search it fully only if that fails.
-                let s = self.child(state, seat, depth - 1, alpha, alpha + 1, ply);
-                if s > alpha && s < beta { self.child(state, seat, depth - 1, alpha, beta, ply) } else { s }
+                let s = self.child(state, seat, next, alpha, alpha + 1, ply);
+                if s > alpha && s < beta { self.child(state, seat, next, alpha, beta, ply) } else { s }
             };
             state.undo(mv, undo);
             if self.stopped {
@@ -249,7 +254,7 @@ impl<S: Evaluate> AlphaBeta<S> {
             }
         }
         self.buffers[ply] = moves;
-        self.buffers[ply + 1] = noisy;
+        self.noisy_buffers[ply] = noisy;
         if self.stopped {
             return best.max(-WIN);
         }
@@ -402,6 +407,18 @@ impl<S: Evaluate> AlphaBeta<S> {
         let tt = self.probe(s.key()).and_then(|e| e.mv);
         self.order(&mut moves, tt, 0, &noisy);
         let mut best = (0, moves.first().copied());
+        if moves.len() == 1
+            && let Turn::Seat(seat) = s.to_move()
+        {
+            // Nothing to choose: report the static evaluation after the move.
+            let undo = s.apply(moves[0]);
+            best.0 = match s.to_move() {
+                Turn::Over => Self::terminal(&s, seat, 1),
+                Turn::Seat(t) if t == seat => s.evaluate(seat),
+                Turn::Seat(t) => -s.evaluate(t),
+            };
+            s.undo(moves[0], undo);
+        }
         let mut completed = 0;
         if moves.len() > 1 {
             let mut prev: i32 = 0;
