@@ -1,0 +1,675 @@
+// The game page: the board, the moves, the seats, the result and the actions
+// of one game, kept live by the game's WebSocket.
+
+import { api, tokens, playerName, ApiError } from './api.js';
+import { h, clear, toast } from './dom.js';
+import { t, onLang, levelLabel } from './i18n.js';
+import { Interaction } from './interact.js';
+import { drawing } from './games/index.js';
+
+const BACKOFF = [250, 1000, 2000, 4000, 8000];
+
+/** The gestures of a state or update (old servers: moves as targets only). */
+function legalOf(m) {
+  if (Array.isArray(m.legal)) return m.legal;
+  if (Array.isArray(m.legal_moves)) return m.legal_moves.map((mv) => ({ move: mv, select: [], targets: [mv] }));
+  return null;
+}
+
+/** Show the game `id` in `root`; returns a function that stops it. */
+export function gamePage(root, id) {
+  const page = new GamePage(root, id);
+  page.start();
+  return () => page.stop();
+}
+
+class GamePage {
+  constructor(root, id) {
+    this.root = root;
+    this.id = id;
+    this.token = tokens.get(id);
+    this.st = null; // the state as the server last described it
+    this.history = [];
+    this.movers = [];
+    this.legal = null;
+    this.prevLive = null; // the view one move before the live position
+    this.viewing = null; // a ply being looked at, or null for the live position
+    this.positions = new Map(); // ply -> {view, last_move, to_move}
+    this.ws = null;
+    this.conn = 'connecting';
+    this.attempt = 0;
+    this.stopped = false;
+    this.timers = [];
+    this.lastHeard = Date.now();
+    this.pendingAction = null;
+    this.confirming = null;
+  }
+
+  async start() {
+    this.root.replaceChildren(h('p', { class: 'muted' }, t('game.loading')));
+    this.unLang = onLang(() => this.render());
+    this.keys = (e) => this.onKey(e);
+    document.addEventListener('keydown', this.keys);
+    this.onOnline = () => this.reconnectSoon(0);
+    window.addEventListener('online', this.onOnline);
+    try {
+      const s = await this.fetchState();
+      this.applyState(s, true);
+    } catch (e) {
+      this.root.replaceChildren(h('div', { class: 'panel' },
+        h('h1', {}, t('game.notFound')),
+        h('p', { class: 'error' }, e.message),
+        h('p', {}, h('a', { href: '/', 'data-link': '' }, t('nav.back')))));
+      return;
+    }
+    this.connect();
+    this.timers.push(setInterval(() => this.heartbeat(), 10000));
+  }
+
+  stop() {
+    this.stopped = true;
+    for (const x of this.timers) clearInterval(x);
+    clearTimeout(this.retry);
+    if (this.ws) this.ws.close();
+    if (this.unLang) this.unLang();
+    document.removeEventListener('keydown', this.keys);
+    window.removeEventListener('online', this.onOnline);
+  }
+
+  async fetchState() {
+    try {
+      return await api(`/api/games/${encodeURIComponent(this.id)}`, { token: this.token });
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'bad_token' && this.token) {
+        tokens.forget(this.id);
+        this.token = null;
+        return api(`/api/games/${encodeURIComponent(this.id)}`);
+      }
+      throw e;
+    }
+  }
+
+  // ---------------------------------------------------------------- socket
+
+  connect() {
+    if (this.stopped) return;
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${proto}://${location.host}/api/games/${encodeURIComponent(this.id)}/ws`);
+    this.ws = ws;
+    this.setConn(this.attempt === 0 && !this.st ? 'connecting' : this.conn === 'open' ? 'reconnecting' : this.conn);
+    ws.onopen = () => {
+      const hello = { type: 'hello' };
+      if (this.token) hello.token = this.token;
+      if (this.st) hello.version = this.st.version;
+      ws.send(JSON.stringify(hello));
+    };
+    ws.onmessage = (e) => {
+      this.lastHeard = Date.now();
+      let m;
+      try {
+        m = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      this.onFrame(m);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped) return;
+      this.setConn('reconnecting');
+      this.reconnectSoon(BACKOFF[Math.min(this.attempt, BACKOFF.length - 1)]);
+      this.attempt += 1;
+    };
+    ws.onerror = () => {};
+  }
+
+  reconnectSoon(ms) {
+    if (this.stopped) return;
+    clearTimeout(this.retry);
+    if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) && ms > 0) return;
+    this.retry = setTimeout(() => {
+      if (this.ws) {
+        const old = this.ws;
+        this.ws = null;
+        old.onclose = null;
+        old.close();
+      }
+      this.connect();
+    }, ms);
+  }
+
+  heartbeat() {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.lastHeard > 35000) {
+      // Nothing heard for too long: the connection is dead.
+      this.ws.close();
+      return;
+    }
+    this.ws.send(JSON.stringify({ type: 'ping' }));
+  }
+
+  setConn(c) {
+    this.conn = c;
+    const el = this.root.querySelector('.conn');
+    if (el) {
+      el.dataset.state = c;
+      el.textContent = t(`conn.${c}`);
+    }
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return Promise.resolve();
+    }
+    // No socket: the same action over HTTP.
+    if (!this.token) return Promise.reject(new ApiError(0, 'offline', t('conn.reconnecting')));
+    return api(`/api/games/${encodeURIComponent(this.id)}/action`, { method: 'POST', body: msg, token: this.token })
+      .catch((e) => {
+        toast(e.message, 'error');
+        if (e.data && e.data.state) this.applyState(e.data.state, false);
+        this.interaction && this.interaction.setBusy(false);
+      });
+  }
+
+  onFrame(m) {
+    switch (m.type) {
+      case 'welcome':
+        this.attempt = 0;
+        this.setConn('open');
+        this.applyState(m.state, false);
+        break;
+      case 'update':
+        this.applyUpdate(m);
+        break;
+      case 'state':
+        this.applyState(m.state, false);
+        break;
+      case 'presence':
+        if (this.st && this.st.seats[m.seat]) {
+          this.st.seats[m.seat].online = m.online;
+          this.renderSeats();
+        }
+        break;
+      case 'error':
+        if (m.code === 'bad_token') {
+          tokens.forget(this.id);
+          this.token = null;
+          toast(t('game.badToken'), 'error');
+          return;
+        }
+        toast(m.message, 'error');
+        if (m.state) this.applyState(m.state, false);
+        else if (this.interaction) this.interaction.setBusy(false);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // ---------------------------------------------------------------- state
+
+  applyState(s, first) {
+    const before = this.st;
+    this.st = s;
+    if (Array.isArray(s.history)) {
+      this.history = s.history.slice();
+      this.movers = (s.movers || []).slice();
+    } else if (this.history.length !== s.ply) {
+      this.fetchHistory();
+    }
+    this.legal = legalOf(s);
+    if (!before || before.ply !== s.ply) this.prevLive = null;
+    if (before && before.status !== 'finished' && s.status === 'finished') this.positions.clear();
+    if (first || !this.root.querySelector('.game')) this.layout();
+    this.render();
+    if (!this.prevLive && s.ply > 0) this.loadPrevLive();
+  }
+
+  applyUpdate(m) {
+    const s = this.st;
+    if (!s || m.version <= s.version) return;
+    const evs = m.events || [];
+    if (evs.length && evs[0].version !== s.version + 1) {
+      // A gap: ask for everything again.
+      this.send({ type: 'sync' });
+      return;
+    }
+    const oldView = s.view;
+    let moves = 0;
+    for (const e of evs) {
+      if (e.kind === 'move') {
+        this.history.push(e.move);
+        this.movers.push(e.seat);
+        moves += 1;
+      } else this.announce(e);
+    }
+    const wasFinished = s.status === 'finished';
+    Object.assign(s, {
+      version: m.version, ply: m.ply, status: m.status, to_move: m.to_move,
+      draw_offers: m.draw_offers || [], view: m.view,
+    });
+    if ('result' in m) s.result = m.result;
+    if (m.seats) s.seats = m.seats;
+    if (m.rematch) s.rematch = m.rematch;
+    if (m.rematch_offers) s.rematch_offers = m.rematch_offers;
+    for (const e of evs) {
+      if (e.kind === 'rematch_offer' && !s.rematch_offers.includes(e.seat)) s.rematch_offers.push(e.seat);
+    }
+    this.legal = legalOf(m);
+    if (moves === 1) this.prevLive = oldView;
+    else if (moves > 1) this.prevLive = null;
+    if (!wasFinished && s.status === 'finished') this.positions.clear();
+    if (this.history.length !== s.ply) this.fetchHistory();
+    this.render();
+    if (!this.prevLive && s.ply > 0) this.loadPrevLive();
+  }
+
+  announce(e) {
+    const name = (seat) => this.seatLabel(seat);
+    const mine = this.st && e.seat === this.st.you;
+    switch (e.kind) {
+      case 'join': if (!mine) toast(t('ev.join', { who: name(e.seat) })); break;
+      case 'leave': if (!mine) toast(t('ev.leave', { who: name(e.seat) })); break;
+      case 'draw_offer': if (!mine) toast(t('ev.drawOffer', { who: name(e.seat) })); break;
+      case 'draw_decline': toast(t('ev.drawDecline', { who: name(e.seat) })); break;
+      case 'resign': toast(t('ev.resign', { who: name(e.seat) })); break;
+      case 'abort': toast(t('ev.abort')); break;
+      case 'rematch_offer': if (!mine) toast(t('ev.rematchOffer', { who: name(e.seat) })); break;
+      default: break;
+    }
+  }
+
+  async fetchHistory() {
+    try {
+      const r = await api(`/api/games/${encodeURIComponent(this.id)}/record`, { token: this.token });
+      this.history = r.moves || [];
+      this.movers = r.movers || [];
+      this.renderMoves();
+    } catch {
+      /* the next update will try again */
+    }
+  }
+
+  async position(ply) {
+    if (this.positions.has(ply)) return this.positions.get(ply);
+    const p = await api(`/api/games/${encodeURIComponent(this.id)}/position?ply=${ply}`, { token: this.token });
+    this.positions.set(ply, p);
+    return p;
+  }
+
+  async loadPrevLive() {
+    const ply = this.st.ply;
+    try {
+      const p = await this.position(ply - 1);
+      if (this.st.ply === ply) {
+        this.prevLive = p.view;
+        if (this.viewing === null) this.renderBoard();
+      }
+    } catch {
+      /* no last-move marks */
+    }
+  }
+
+  // ---------------------------------------------------------------- navigation
+
+  async go(ply) {
+    const n = this.history.length;
+    if (ply === null || ply >= n) {
+      this.viewing = null;
+      this.render();
+      return;
+    }
+    ply = Math.max(0, ply);
+    this.viewing = ply;
+    try {
+      const [p, prev] = await Promise.all([this.position(ply), ply > 0 ? this.position(ply - 1) : null]);
+      if (this.viewing !== ply) return;
+      this.shown = { view: p.view, prev: prev && prev.view, last: p.last_move, toMove: p.to_move, ply };
+    } catch (e) {
+      toast(e.message, 'error');
+      this.viewing = null;
+    }
+    this.render();
+  }
+
+  step(d) {
+    const n = this.history.length;
+    const cur = this.viewing === null ? n : this.viewing;
+    this.go(Math.min(n, Math.max(0, cur + d)));
+  }
+
+  onKey(e) {
+    if (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+    if (e.key === 'ArrowLeft') { this.step(-1); e.preventDefault(); }
+    else if (e.key === 'ArrowRight') { this.step(1); e.preventDefault(); }
+    else if (e.key === 'Home') { this.go(0); e.preventDefault(); }
+    else if (e.key === 'End') { this.go(null); e.preventDefault(); }
+  }
+
+  // ---------------------------------------------------------------- rendering
+
+  layout() {
+    const d = drawing(this.st.game);
+    this.draw = d;
+    this.el = {
+      title: h('h1', { class: 'game-title' }),
+      status: h('div', { class: 'statusbar' }),
+      board: h('div', { class: 'board-holder' }),
+      bar: h('div', { class: 'gesture-bar' }),
+      hint: h('div', { class: 'hint', 'aria-live': 'polite' }),
+      viewing: h('div', { class: 'viewing hidden' }),
+      secret: h('div'),
+      seats: h('div', { class: 'panel' }),
+      extra: h('div'),
+      result: h('div'),
+      moves: h('div', { class: 'panel' }),
+      actions: h('div', { class: 'panel' }),
+    };
+    this.interaction = new Interaction({
+      bar: this.el.bar,
+      hint: this.el.hint,
+      t,
+      label: (id) => (d.label && d.label(id, t)) || id,
+      onMove: (mv) => this.playMove(mv),
+    });
+    this.root.replaceChildren(
+      this.el.title,
+      h('div', { class: 'game', 'data-game': this.st.game },
+        h('div', { class: 'board-col' },
+          h('div', { class: 'board-wrap' }, this.el.status, this.el.viewing, this.el.board, this.el.bar, this.el.hint)),
+        h('aside', {}, this.el.secret, this.el.result, this.el.seats, this.el.extra, this.el.moves, this.el.actions)),
+    );
+  }
+
+  playMove(mv) {
+    this.send({ type: 'move', move: mv, version: this.st.version });
+  }
+
+  seatLabel(seat) {
+    const s = this.st && this.st.seats[seat];
+    if (!s) return `#${seat + 1}`;
+    const name = this.draw && this.draw.seatName ? this.draw.seatName(seat, s.name, t) : s.name;
+    return s.player ? `${name} (${s.player})` : name;
+  }
+
+  seatKind(s) {
+    if (s.kind === 'computer') {
+      const m = /^ai:(\d)$/.exec(s.spec || '');
+      return m ? t('seat.level', { n: m[1], label: levelLabel(Number(m[1])) }) : t('seat.computer', { spec: s.spec || '' });
+    }
+    if (s.open) return t('seat.open');
+    return s.player || t('seat.person');
+  }
+
+  render() {
+    if (!this.st || !this.el) return;
+    const s = this.st;
+    this.el.title.textContent = `${this.draw.title ? this.draw.title(t) : s.title} · ${t('game.variant', { v: s.variant })}`;
+    document.title = `${s.title} – Plateau`;
+    this.renderStatus();
+    this.renderBoard();
+    this.renderSecret();
+    this.renderResult();
+    this.renderSeats();
+    this.renderExtra();
+    this.renderMoves();
+    this.renderActions();
+  }
+
+  ctx(view, prev, last, toMove) {
+    return {
+      you: this.st.you,
+      seats: this.st.seats,
+      flip: this.st.you === 1 && this.st.seats.length === 2,
+      prev,
+      last,
+      toMove,
+      t,
+      live: this.viewing === null,
+    };
+  }
+
+  renderStatus() {
+    const s = this.st;
+    const turn = h('span', { class: 'turn' });
+    if (this.viewing !== null) {
+      turn.textContent = t('nav.viewing', { n: this.viewing, total: this.history.length });
+    } else if (s.status === 'open') {
+      turn.textContent = t('turn.waiting');
+    } else if (s.status === 'aborted') {
+      turn.textContent = t('turn.aborted');
+    } else if (s.status === 'finished') {
+      turn.textContent = t('turn.over');
+    } else if (s.to_move !== null && s.to_move !== undefined) {
+      if (s.to_move === s.you) {
+        turn.textContent = t('turn.yours');
+        turn.classList.add('mine');
+      } else {
+        turn.textContent = t('turn.of', { who: this.seatLabel(s.to_move) });
+      }
+    }
+    const watching = s.you === null || s.you === undefined ? h('span', { class: 'muted small' }, t('game.watching')) : null;
+    const conn = h('span', { class: 'conn', 'data-state': this.conn, role: 'status' }, t(`conn.${this.conn}`));
+    this.el.status.replaceChildren(turn, watching, conn);
+    // The banner of a past position.
+    if (this.viewing !== null) {
+      this.el.viewing.classList.remove('hidden');
+      this.el.viewing.replaceChildren(
+        h('span', {}, t('nav.viewing', { n: this.viewing, total: this.history.length })),
+        h('button', { type: 'button', onclick: () => this.go(null) }, t('nav.live')),
+      );
+    } else {
+      this.el.viewing.classList.add('hidden');
+    }
+  }
+
+  renderBoard() {
+    const s = this.st;
+    let svg;
+    if (this.viewing !== null && this.shown && this.shown.ply === this.viewing) {
+      const v = this.shown;
+      svg = this.draw.draw(v.view, this.ctx(v.view, v.prev, v.last, v.toMove));
+      this.interaction.setLegal(null);
+    } else {
+      const last = this.history.length ? this.history[this.history.length - 1] : null;
+      svg = this.draw.draw(s.view, this.ctx(s.view, this.prevLive, last, s.to_move));
+      const mine = this.viewing === null && s.status === 'live' && s.to_move === s.you && s.you !== null && s.you !== undefined;
+      this.interaction.setLegal(mine ? this.legal : null);
+    }
+    this.el.board.replaceChildren(svg);
+    this.interaction.attach(svg);
+    const prompt = this.viewing === null && this.draw.prompt ? this.draw.prompt(s.view, this.ctx(s.view)) : null;
+    if (prompt && this.interaction.legal.length) {
+      this.el.hint.textContent = `${prompt} ${this.el.hint.textContent}`;
+    }
+  }
+
+  renderSecret() {
+    const s = this.st;
+    const el = this.draw.secret ? this.draw.secret(s.view, this.ctx(s.view)) : null;
+    this.el.secret.replaceChildren(...(el ? [el] : []));
+  }
+
+  renderResult() {
+    const s = this.st;
+    clear(this.el.result);
+    if (s.status === 'aborted') {
+      this.el.result.append(h('div', { class: 'panel result' }, h('h3', {}, t('result.aborted'))));
+      return;
+    }
+    if (s.status !== 'finished' || !s.result) return;
+    const r = s.result;
+    const names = (r.winners || []).map((w) => this.seatLabel(w));
+    let head;
+    if (r.draw) head = t('result.draw');
+    else if (s.you !== null && s.you !== undefined && r.winners.includes(s.you)) head = t('result.youWin');
+    else if (names.length === 1) head = t('result.wins', { who: names[0] });
+    else head = t('result.share', { who: names.join(', ') });
+    const box = h('div', { class: 'panel result', 'data-result': r.result },
+      h('h3', {}, head),
+      h('div', { class: 'muted small' }, `${r.result} · ${t(`reason.${r.reason}`, {}, r.reason)}`));
+    const extra = this.draw.result ? this.draw.result(s.view, this.ctx(s.view), r) : null;
+    if (extra) box.append(extra);
+    this.el.result.append(box);
+  }
+
+  renderSeats() {
+    const s = this.st;
+    if (!s || !this.el) return;
+    const list = h('ul', { class: 'seats' });
+    s.seats.forEach((seat, i) => {
+      const live = s.status === 'live' && s.to_move === i;
+      list.append(h('li', { class: live ? 'to-move' : '', 'data-seat': i },
+        h('span', { class: 'arrow' }, live ? '▶' : ''),
+        h('span', { class: 'swatch', style: `background:${this.draw.seatColour(i, s.view)}` }),
+        h('span', { class: 'grow' },
+          h('span', { class: 'name' }, this.draw.seatName ? this.draw.seatName(i, seat.name, t) : seat.name), ' ',
+          i === s.you ? h('span', { class: 'you' }, t('seat.you')) : null,
+          h('div', { class: 'kind' }, this.seatKind(seat))),
+        h('span', { class: ['dot', seat.online ? 'on' : ''], title: seat.online ? t('seat.online') : t('seat.offline') })));
+    });
+    this.el.seats.replaceChildren(h('h3', {}, t('game.seats')), list);
+  }
+
+  renderExtra() {
+    const s = this.st;
+    const view = this.viewing !== null && this.shown ? this.shown.view : s.view;
+    const el = this.draw.panel ? this.draw.panel(view, this.ctx(view)) : null;
+    this.el.extra.replaceChildren(...(el ? [h('div', { class: 'panel' }, el)] : []));
+  }
+
+  renderMoves() {
+    if (!this.el) return;
+    const n = this.history.length;
+    const cur = this.viewing === null ? n : this.viewing;
+    const ol = h('ol');
+    this.history.forEach((mv, i) => {
+      const seat = this.movers[i];
+      ol.append(h('li', {},
+        h('button', { type: 'button', class: i + 1 === cur ? 'current' : '', 'data-ply': i + 1, onclick: () => this.go(i + 1) },
+          h('span', { class: 'seatmark', style: `background:${this.draw.seatColour(seat, this.st.view)}` }), mv)));
+    });
+    const box = h('div', { class: 'moves' }, n ? ol : h('p', { class: 'muted small', style: 'padding:.4rem' }, t('moves.none')));
+    const nav = h('div', { class: 'nav-buttons' },
+      h('button', { type: 'button', title: t('nav.first'), 'aria-label': t('nav.first'), disabled: cur === 0, onclick: () => this.go(0) }, '⏮'),
+      h('button', { type: 'button', title: t('nav.prev'), 'aria-label': t('nav.prev'), disabled: cur === 0, onclick: () => this.step(-1) }, '◀'),
+      h('button', { type: 'button', title: t('nav.next'), 'aria-label': t('nav.next'), disabled: cur >= n, onclick: () => this.step(1) }, '▶'),
+      h('button', { type: 'button', title: t('nav.last'), 'aria-label': t('nav.last'), disabled: cur >= n, onclick: () => this.go(null) }, '⏭'));
+    this.el.moves.replaceChildren(h('h3', {}, t('game.moves')), box, nav);
+    const on = box.querySelector('.current');
+    if (on) on.scrollIntoView({ block: 'nearest' });
+    else box.scrollTop = box.scrollHeight;
+  }
+
+  act(type, confirmKey) {
+    if (confirmKey && this.confirming !== type) {
+      this.confirming = type;
+      this.renderActions();
+      setTimeout(() => {
+        if (this.confirming === type) {
+          this.confirming = null;
+          this.renderActions();
+        }
+      }, 4000);
+      return;
+    }
+    this.confirming = null;
+    this.send({ type }).then(() => this.renderActions());
+  }
+
+  async join(seat) {
+    let name = playerName.get().trim();
+    const body = {};
+    if (name) body.name = name.slice(0, 40);
+    if (seat !== undefined) body.seat = seat;
+    try {
+      const r = await api(`/api/games/${encodeURIComponent(this.id)}/join`, { method: 'POST', body });
+      tokens.set(this.id, r.token);
+      this.token = r.token;
+      toast(t('game.joined'));
+      // Say hello again with the token.
+      if (this.ws) this.ws.close();
+      else this.reconnectSoon(0);
+    } catch (e) {
+      toast(e.message, 'error');
+    }
+  }
+
+  renderActions() {
+    const s = this.st;
+    if (!s || !this.el) return;
+    const me = s.you !== null && s.you !== undefined;
+    const box = this.el.actions;
+    const parts = [h('h3', {}, t('game.actions'))];
+    const btns = h('div', { class: 'actions' });
+    // Joining an open seat.
+    if (!me && s.status === 'open') {
+      s.seats.forEach((seat, i) => {
+        if (seat.open) {
+          btns.append(h('button', { type: 'button', class: 'primary', 'data-action': 'join', onclick: () => this.join(i) },
+            t('game.take', { seat: this.draw.seatName ? this.draw.seatName(i, seat.name, t) : seat.name })));
+        }
+      });
+    }
+    if (me && s.status === 'live') {
+      const others = s.draw_offers.filter((x) => x !== s.you);
+      const computers = s.seats.some((x) => x.kind === 'computer');
+      if (s.has_draws && !computers) {
+        if (others.length) {
+          btns.append(h('button', { type: 'button', class: 'primary', 'data-action': 'accept_draw', onclick: () => this.act('accept_draw') }, t('act.acceptDraw')));
+          btns.append(h('button', { type: 'button', 'data-action': 'decline_draw', onclick: () => this.act('decline_draw') }, t('act.declineDraw')));
+        } else if (s.draw_offers.includes(s.you)) {
+          btns.append(h('button', { type: 'button', disabled: true }, t('act.drawOffered')));
+        } else {
+          btns.append(h('button', { type: 'button', 'data-action': 'offer_draw', onclick: () => this.act('offer_draw') }, t('act.offerDraw')));
+        }
+      }
+      if (s.ply > 0) {
+        const c = this.confirming === 'resign';
+        btns.append(h('button', { type: 'button', class: ['danger', c ? 'confirm' : ''], 'data-action': 'resign', onclick: () => this.act('resign', true) }, c ? t('act.resignSure') : t('act.resign')));
+      }
+    }
+    if (me && (s.status === 'open' || (s.status === 'live' && s.ply === 0))) {
+      const c = this.confirming === 'abort';
+      btns.append(h('button', { type: 'button', class: ['danger', c ? 'confirm' : ''], 'data-action': 'abort', onclick: () => this.act('abort', true) }, c ? t('act.abortSure') : t('act.abort')));
+    }
+    if (me && s.status === 'open') {
+      btns.append(h('button', { type: 'button', 'data-action': 'leave', onclick: () => this.act('leave') }, t('act.leave')));
+    }
+    if (s.status === 'finished') {
+      if (s.rematch) {
+        btns.append(h('a', { class: 'button primary', href: `/game/${s.rematch}`, 'data-link': '', 'data-action': 'to-rematch' }, t('act.toRematch')));
+      } else if (me) {
+        const asked = (s.rematch_offers || []).includes(s.you);
+        const others = (s.rematch_offers || []).filter((x) => x !== s.you);
+        btns.append(h('button', { type: 'button', class: others.length ? 'primary' : '', disabled: asked, 'data-action': 'rematch', onclick: () => this.act('rematch') },
+          asked ? t('act.rematchAsked') : others.length ? t('act.rematchAccept') : t('act.rematch')));
+      }
+    }
+    btns.append(h('a', { class: 'button', href: `/api/games/${encodeURIComponent(this.id)}/record?format=text`, download: `plateau-${this.id}.txt` }, t('act.record')));
+    parts.push(btns);
+    if (s.status === 'open' || s.status === 'live') {
+      const link = `${location.origin}/game/${this.id}`;
+      const input = h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('game.invite'), 'data-invite': '' });
+      parts.push(h('div', { class: 'invite field' },
+        h('span', {}, t('game.invite')),
+        h('div', { class: 'row' }, h('div', { class: 'grow' }, input),
+          h('button', {
+            type: 'button', 'data-action': 'copy-invite',
+            onclick: async () => {
+              try {
+                await navigator.clipboard.writeText(link);
+              } catch {
+                input.select();
+                document.execCommand && document.execCommand('copy');
+              }
+              toast(t('game.copied'));
+            },
+          }, t('game.copy'))),
+        h('p', { class: 'help' }, s.status === 'open' ? t('game.inviteHelp') : t('game.watchHelp'))));
+    }
+    box.replaceChildren(...parts);
+  }
+}

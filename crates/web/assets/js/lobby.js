@@ -1,0 +1,314 @@
+// The lobby: create a game, join an open one, watch a live one, replay a
+// finished one.
+
+import { api, tokens, playerName } from './api.js';
+import { h, toast } from './dom.js';
+import { t, onLang, levelLabel, getLang } from './i18n.js';
+import { drawing } from './games/index.js';
+import { navigate } from './nav.js';
+
+const LAST = 'plateau.lastGame';
+
+/** Show the lobby in `root`; returns a function that stops it. */
+export function lobbyPage(root) {
+  const page = new Lobby(root);
+  page.start();
+  return () => page.stop();
+}
+
+/** A catalogue text in the current language: the game's own translation, or the server's words. */
+function catText(key, english) {
+  const v = t(key, {}, '');
+  return getLang() === 'en' || !v ? english : v;
+}
+
+class Lobby {
+  constructor(root) {
+    this.root = root;
+    this.catalog = null;
+    this.game = null;
+    this.variant = null;
+    this.options = {};
+    this.seatChoice = [];
+    this.setup = null;
+    this.setupError = null;
+    this.tab = 'open';
+    this.lists = { open: [], live: [], finished: [] };
+    this.next = { open: null, live: null, finished: null };
+    this.timers = [];
+  }
+
+  async start() {
+    document.title = 'Plateau';
+    this.unLang = onLang(() => this.render());
+    this.root.replaceChildren(h('p', { class: 'muted' }, '…'));
+    try {
+      this.catalog = (await api('/api/catalog')).games;
+    } catch (e) {
+      this.root.replaceChildren(h('p', { class: 'error' }, e.message));
+      return;
+    }
+    const last = localStorage.getItem(LAST);
+    this.pick(this.catalog.find((g) => g.name === last) ? last : this.catalog[0].name, false);
+    this.render();
+    this.refreshSetup();
+    this.loadLists();
+    this.timers.push(setInterval(() => this.loadLists(), 10000));
+  }
+
+  stop() {
+    for (const x of this.timers) clearInterval(x);
+    clearTimeout(this.debounce);
+    if (this.unLang) this.unLang();
+  }
+
+  get info() {
+    return this.catalog.find((g) => g.name === this.game);
+  }
+
+  pick(game, refresh = true) {
+    this.game = game;
+    localStorage.setItem(LAST, game);
+    this.variant = this.info.variants[0] ? this.info.variants[0].name : null;
+    this.options = {};
+    this.seatChoice = [];
+    this.setup = null;
+    if (refresh) {
+      this.render();
+      this.refreshSetup();
+    }
+  }
+
+  /** Ask the server what this configuration gives (seats, or what is wrong). */
+  refreshSetup() {
+    clearTimeout(this.debounce);
+    this.debounce = setTimeout(async () => {
+      const body = { game: this.game, options: this.sentOptions() };
+      if (this.variant) body.variant = this.variant;
+      try {
+        this.setup = await api('/api/setup', { method: 'POST', body });
+        this.setupError = null;
+      } catch (e) {
+        this.setupError = e.message;
+      }
+      const n = this.setup ? this.setup.seats.length : 0;
+      while (this.seatChoice.length < n) this.seatChoice.push(this.seatChoice.length === 0 ? 'me' : 'ai:3');
+      this.seatChoice.length = n;
+      if (n && !this.seatChoice.includes('me') && this.seatChoice.some((c) => c === 'open')) this.seatChoice[this.seatChoice.indexOf('open')] = 'me';
+      this.renderForm();
+    }, 150);
+  }
+
+  sentOptions() {
+    const out = {};
+    for (const [k, v] of Object.entries(this.options)) if (v !== '' && v !== undefined && v !== null) out[k] = v;
+    return out;
+  }
+
+  async create(button) {
+    const seats = this.seatChoice.map((c) => (c.startsWith('ai:') ? { kind: 'computer', player: c } : { kind: 'human' }));
+    const body = { game: this.game, options: this.sentOptions(), seats };
+    if (this.variant) body.variant = this.variant;
+    const me = this.seatChoice.indexOf('me');
+    if (me >= 0) body.seat = me;
+    const name = playerName.get().trim();
+    if (name) body.name = name.slice(0, 40);
+    button.disabled = true;
+    button.textContent = t('lobby.creating');
+    try {
+      const r = await api('/api/games', { method: 'POST', body });
+      if (r.token) tokens.set(r.id, r.token);
+      navigate(`/game/${r.id}`);
+    } catch (e) {
+      toast(e.message, 'error');
+      button.disabled = false;
+      button.textContent = t('lobby.create');
+    }
+  }
+
+  async loadLists(status) {
+    const which = status ? [status] : ['open', 'live', 'finished'];
+    await Promise.all(which.map(async (st) => {
+      try {
+        const r = await api(`/api/games?status=${st}&limit=20`);
+        this.lists[st] = r.games;
+        this.next[st] = r.next;
+      } catch {
+        /* keep the last listing */
+      }
+    }));
+    this.renderLists();
+  }
+
+  async more(st) {
+    try {
+      const r = await api(`/api/games?status=${st}&limit=20&cursor=${encodeURIComponent(this.next[st])}`);
+      this.lists[st] = this.lists[st].concat(r.games);
+      this.next[st] = r.next;
+      this.renderLists();
+    } catch (e) {
+      toast(e.message, 'error');
+    }
+  }
+
+  async joinGame(id) {
+    const name = playerName.get().trim();
+    try {
+      const r = await api(`/api/games/${encodeURIComponent(id)}/join`, { method: 'POST', body: name ? { name: name.slice(0, 40) } : {} });
+      tokens.set(id, r.token);
+      navigate(`/game/${id}`);
+    } catch (e) {
+      toast(e.message, 'error');
+      this.loadLists('open');
+    }
+  }
+
+  render() {
+    if (!this.catalog) return;
+    this.formBox = h('div');
+    this.listBox = h('div');
+    this.root.replaceChildren(
+      h('div', { class: 'lobby' },
+        h('section', { class: 'panel' }, h('h1', {}, t('lobby.new')), this.formBox),
+        h('section', { class: 'panel' }, this.listBox)),
+    );
+    this.renderForm();
+    this.renderLists();
+  }
+
+  renderForm() {
+    if (!this.formBox) return;
+    const info = this.info;
+    const g = info.name;
+    const cards = h('div', { class: 'game-cards', role: 'group', 'aria-label': t('lobby.game') },
+      this.catalog.map((c) => h('button', {
+        type: 'button', class: 'game-card', 'aria-pressed': String(c.name === g), 'data-game': c.name,
+        onclick: () => this.pick(c.name),
+      },
+      h('strong', {}, c.title),
+      h('span', { class: 'small muted' }, catText(`cat.${c.name}.summary`, c.summary)))));
+
+    const variant = info.variants.find((v) => v.name === this.variant);
+    const variantField = info.variants.length ? h('label', { class: 'field' },
+      h('span', {}, t('lobby.variant')),
+      h('select', {
+        name: 'variant',
+        onchange: (e) => { this.variant = e.target.value; this.refreshSetup(); this.renderForm(); },
+      }, info.variants.map((v) => h('option', { value: v.name, selected: v.name === this.variant }, v.name))),
+      variant ? h('p', { class: 'help' }, catText(`cat.${g}.variant.${variant.name}`, variant.help)) : null) : null;
+
+    const presets = new Map((variant ? variant.options : []).map(([k, v]) => [k, v]));
+    const options = h('details', { class: 'options' }, h('summary', {}, t('lobby.options')),
+      info.options.map((o) => this.optionField(g, o, presets.get(o.name))));
+    if (Object.keys(this.sentOptions()).length) options.open = true;
+
+    const seats = h('div', { class: 'seats-form' }, h('div', { class: 'field' }, h('span', {}, t('lobby.seats'))));
+    if (this.setup) {
+      const d = drawing(g);
+      this.setup.seats.forEach((seat, i) => {
+        const choice = this.seatChoice[i];
+        const sel = h('select', {
+          name: `seat-${i}`,
+          onchange: (e) => {
+            const v = e.target.value;
+            if (v === 'me') this.seatChoice = this.seatChoice.map((c) => (c === 'me' ? 'open' : c));
+            this.seatChoice[i] = v;
+            this.renderForm();
+          },
+        },
+        h('option', { value: 'me', selected: choice === 'me' }, t('lobby.me')),
+        h('option', { value: 'open', selected: choice === 'open' }, t('lobby.open')),
+        (info.levels || []).map((l) => h('option', { value: `ai:${l.level}`, selected: choice === `ai:${l.level}` },
+          t('lobby.computer', { n: l.level, label: levelLabel(l.level) }))));
+        seats.append(h('label', { class: 'seat' },
+          h('span', { class: 'row' }, h('span', { class: 'chip', style: `background:${d.seatColour(i, this.setup.view)}` }),
+            d.seatName ? d.seatName(i, seat.name, t) : seat.name),
+          sel));
+      });
+    }
+    const humans = this.seatChoice.filter((c) => !c.startsWith('ai:')).length;
+    const needMe = humans > 0 && !this.seatChoice.includes('me');
+    const name = h('label', { class: 'field' }, h('span', {}, t('lobby.name')),
+      h('input', {
+        type: 'text', name: 'name', maxlength: 40, value: playerName.get(), placeholder: t('lobby.namePlaceholder'),
+        oninput: (e) => playerName.set(e.target.value),
+      }));
+    const create = h('button', { type: 'button', class: 'primary', 'data-action': 'create', disabled: !this.setup || !!this.setupError || needMe }, t('lobby.create'));
+    create.addEventListener('click', () => this.create(create));
+    this.formBox.replaceChildren(
+      cards,
+      h('p', { class: 'small' }, h('a', { href: `/rules/${g}`, 'data-link': '' }, t('lobby.rules', { game: info.title }))),
+      variantField, options, seats,
+      needMe ? h('p', { class: 'help' }, t('lobby.needMe')) : null,
+      this.setupError ? h('p', { class: 'error', role: 'alert' }, this.setupError) : null,
+      name, h('div', { class: 'row' }, create));
+  }
+
+  optionField(game, o, preset) {
+    const cur = this.options[o.name] ?? '';
+    const dflt = preset ?? o.default;
+    const set = (v) => { this.options[o.name] = v; this.refreshSetup(); };
+    let input;
+    const k = o.kind;
+    if (k.type === 'choice' || k.type === 'bool') {
+      const values = k.type === 'bool' ? ['true', 'false'] : k.values;
+      input = h('select', { name: `opt-${o.name}`, onchange: (e) => set(e.target.value) },
+        h('option', { value: '', selected: cur === '' }, t('lobby.default', { v: dflt === '' ? t('lobby.unset') : dflt })),
+        values.map((v) => h('option', { value: v, selected: String(cur) === v },
+          k.type === 'bool' ? t(v === 'true' ? 'lobby.on' : 'lobby.off') : v)));
+    } else if (k.type === 'int' || k.type === 'optional_int') {
+      input = h('input', {
+        type: 'number', name: `opt-${o.name}`, min: k.min, max: k.max, step: 1, value: cur,
+        placeholder: t('lobby.default', { v: dflt === '' ? t('lobby.unset') : dflt }),
+        oninput: (e) => set(e.target.value === '' ? '' : Number(e.target.value)),
+      });
+    } else {
+      input = h('input', {
+        type: 'text', name: `opt-${o.name}`, value: cur,
+        placeholder: t('lobby.default', { v: dflt === '' ? t('lobby.unset') : dflt }),
+        oninput: (e) => set(e.target.value),
+      });
+    }
+    return h('label', { class: 'field' }, h('span', {}, o.name), input,
+      h('p', { class: 'help' }, catText(`cat.${game}.option.${o.name}`, o.help)));
+  }
+
+  renderLists() {
+    if (!this.listBox) return;
+    const tabs = h('div', { class: 'tabs', role: 'tablist' },
+      [['open', 'lobby.tabOpen'], ['live', 'lobby.tabLive'], ['finished', 'lobby.tabFinished']].map(([k, key]) => h('button', {
+        type: 'button', role: 'tab', 'aria-selected': String(this.tab === k), 'data-tab': k,
+        onclick: () => { this.tab = k; this.renderLists(); this.loadLists(k); },
+      }, `${t(key)} (${this.lists[k].length}${this.next[k] ? '+' : ''})`)));
+    const games = this.lists[this.tab];
+    const list = h('ul', { class: 'games-list', 'data-list': this.tab });
+    for (const gm of games) list.append(this.gameItem(gm));
+    const empty = { open: 'lobby.noneOpen', live: 'lobby.noneLive', finished: 'lobby.noneFinished' }[this.tab];
+    this.listBox.replaceChildren(tabs,
+      games.length ? list : h('p', { class: 'muted' }, t(empty)),
+      this.next[this.tab] ? h('button', { type: 'button', onclick: () => this.more(this.tab) }, t('lobby.more')) : null);
+  }
+
+  gameItem(gm) {
+    const d = drawing(gm.game);
+    const mine = tokens.get(gm.id) !== null;
+    const who = gm.seats.map((s) => {
+      const seatName = d.seatName ? d.seatName(s.seat, null, t) : `#${s.seat + 1}`;
+      const p = s.kind === 'computer' ? (s.spec || 'computer') : s.open ? '…' : (s.player || '?');
+      return `${seatName}: ${p}`;
+    }).join(' · ');
+    let action;
+    const link = (key, cls = '') => h('a', { class: `button ${cls}`, href: `/game/${gm.id}`, 'data-link': '' }, t(key));
+    if (mine) action = link('lobby.resume', 'primary');
+    else if (gm.status === 'open') {
+      action = h('button', { type: 'button', class: 'primary', 'data-action': 'join', onclick: () => this.joinGame(gm.id) }, t('lobby.join'));
+    } else if (gm.status === 'live') action = link('lobby.watch');
+    else action = link('lobby.replay');
+    return h('li', { 'data-id': gm.id },
+      h('div', { class: 'what' },
+        h('strong', {}, gm.title || gm.game), ' ', h('span', { class: 'muted small' }, gm.variant || ''),
+        h('div', { class: 'who' }, who),
+        h('div', { class: 'who' }, t('lobby.moves', { n: gm.moves }), gm.result ? ` · ${gm.result}` : '', gm.termination ? ` (${t(`reason.${gm.termination}`, {}, gm.termination)})` : '')),
+      action);
+  }
+}
