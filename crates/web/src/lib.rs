@@ -26,6 +26,10 @@
 //! one shared module (`assets/js/interact.js`) highlights what may be selected
 //! and which targets the selection allows, and sends the move whose gesture
 //! matches. The interface knows no rule of any game.
+//!
+//! To work on the interface without rebuilding, set `PLATEAU_WEB_DIR` to
+//! `crates/web/assets`: files found there are served instead of the embedded
+//! ones.
 
 #![warn(missing_docs)]
 
@@ -93,7 +97,38 @@ pub fn assets() -> impl Iterator<Item = Asset> {
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
                    connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
+/// The directory `PLATEAU_WEB_DIR` names, if set: files found there are
+/// served instead of the embedded ones (to work on the interface without
+/// rebuilding; never needed to run it).
+fn dev_dir() -> Option<&'static std::path::Path> {
+    static DIR: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| std::env::var_os("PLATEAU_WEB_DIR").map(std::path::PathBuf::from)).as_deref()
+}
+
+/// A file of the development directory (no `..`, no hidden files).
+fn dev_file(path: &str) -> Option<Response> {
+    let dir = dev_dir()?;
+    if path.split('/').any(|p| p.is_empty() || p.starts_with('.')) {
+        return None;
+    }
+    let bytes = std::fs::read(dir.join(path)).ok()?;
+    Some(
+        (
+            [
+                (header::CONTENT_TYPE, HeaderValue::from_static(content_type(path))),
+                (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+                (header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)),
+            ],
+            bytes,
+        )
+            .into_response(),
+    )
+}
+
 fn serve(a: Asset, headers: &HeaderMap) -> Response {
+    if let Some(r) = dev_file(a.path) {
+        return r;
+    }
     let fresh = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
@@ -125,6 +160,9 @@ async fn shell(headers: HeaderMap) -> Response {
 }
 
 async fn file(Path(path): Path<String>, headers: HeaderMap) -> Response {
+    if let Some(r) = dev_file(&path) {
+        return r;
+    }
     match asset(&path) {
         Some(a) => serve(a, &headers),
         None => not_found(&path),

@@ -82,3 +82,9 @@ export function toast(text, kind = '') {
   box.append(t);
   setTimeout(() => t.remove(), kind === 'error' ? 6000 : 3500);
 }
+
+/** Replace the children of `node` (null, undefined and false are skipped). */
+export function fill(node, ...children) {
+  node.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}

@@ -2,7 +2,7 @@
 // of one game, kept live by the game's WebSocket.
 
 import { api, tokens, playerName, ApiError } from './api.js';
-import { h, clear, toast } from './dom.js';
+import { h, clear, toast, fill } from './dom.js';
 import { t, onLang, levelLabel } from './i18n.js';
 import { Interaction } from './interact.js';
 import { drawing } from './games/index.js';
@@ -46,7 +46,7 @@ class GamePage {
   }
 
   async start() {
-    this.root.replaceChildren(h('p', { class: 'muted' }, t('game.loading')));
+    fill(this.root, h('p', { class: 'muted' }, t('game.loading')));
     this.unLang = onLang(() => this.render());
     this.keys = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keys);
@@ -56,7 +56,7 @@ class GamePage {
       const s = await this.fetchState();
       this.applyState(s, true);
     } catch (e) {
-      this.root.replaceChildren(h('div', { class: 'panel' },
+      fill(this.root, h('div', { class: 'panel' },
         h('h1', {}, t('game.notFound')),
         h('p', { class: 'error' }, e.message),
         h('p', {}, h('a', { href: '/', 'data-link': '' }, t('nav.back')))));
@@ -374,7 +374,7 @@ class GamePage {
       label: (id) => (d.label && d.label(id, t)) || id,
       onMove: (mv) => this.playMove(mv),
     });
-    this.root.replaceChildren(
+    fill(this.root, 
       this.el.title,
       h('div', { class: 'game', 'data-game': this.st.game },
         h('div', { class: 'board-col' },
@@ -452,11 +452,11 @@ class GamePage {
     }
     const watching = s.you === null || s.you === undefined ? h('span', { class: 'muted small' }, t('game.watching')) : null;
     const conn = h('span', { class: 'conn', 'data-state': this.conn, role: 'status' }, t(`conn.${this.conn}`));
-    this.el.status.replaceChildren(turn, watching, conn);
+    fill(this.el.status, turn, watching, conn);
     // The banner of a past position.
     if (this.viewing !== null) {
       this.el.viewing.classList.remove('hidden');
-      this.el.viewing.replaceChildren(
+      fill(this.el.viewing, 
         h('span', {}, t('nav.viewing', { n: this.viewing, total: this.history.length })),
         h('button', { type: 'button', onclick: () => this.go(null) }, t('nav.live')),
       );
@@ -478,7 +478,7 @@ class GamePage {
       const mine = this.viewing === null && s.status === 'live' && s.to_move === s.you && s.you !== null && s.you !== undefined;
       this.interaction.setLegal(mine ? this.legal : null);
     }
-    this.el.board.replaceChildren(svg);
+    fill(this.el.board, svg);
     this.interaction.attach(svg);
     const prompt = this.viewing === null && this.draw.prompt ? this.draw.prompt(s.view, this.ctx(s.view)) : null;
     if (prompt && this.interaction.legal.length) {
@@ -489,7 +489,7 @@ class GamePage {
   renderSecret() {
     const s = this.st;
     const el = this.draw.secret ? this.draw.secret(s.view, this.ctx(s.view)) : null;
-    this.el.secret.replaceChildren(...(el ? [el] : []));
+    fill(this.el.secret, ...(el ? [el] : []));
   }
 
   renderResult() {
@@ -530,14 +530,14 @@ class GamePage {
           h('div', { class: 'kind' }, this.seatKind(seat))),
         h('span', { class: ['dot', seat.online ? 'on' : ''], title: seat.online ? t('seat.online') : t('seat.offline') })));
     });
-    this.el.seats.replaceChildren(h('h3', {}, t('game.seats')), list);
+    fill(this.el.seats, h('h3', {}, t('game.seats')), list);
   }
 
   renderExtra() {
     const s = this.st;
     const view = this.viewing !== null && this.shown ? this.shown.view : s.view;
     const el = this.draw.panel ? this.draw.panel(view, this.ctx(view)) : null;
-    this.el.extra.replaceChildren(...(el ? [h('div', { class: 'panel' }, el)] : []));
+    fill(this.el.extra, ...(el ? [h('div', { class: 'panel' }, el)] : []));
   }
 
   renderMoves() {
@@ -553,11 +553,11 @@ class GamePage {
     });
     const box = h('div', { class: 'moves' }, n ? ol : h('p', { class: 'muted small', style: 'padding:.4rem' }, t('moves.none')));
     const nav = h('div', { class: 'nav-buttons' },
-      h('button', { type: 'button', title: t('nav.first'), 'aria-label': t('nav.first'), disabled: cur === 0, onclick: () => this.go(0) }, '⏮'),
-      h('button', { type: 'button', title: t('nav.prev'), 'aria-label': t('nav.prev'), disabled: cur === 0, onclick: () => this.step(-1) }, '◀'),
-      h('button', { type: 'button', title: t('nav.next'), 'aria-label': t('nav.next'), disabled: cur >= n, onclick: () => this.step(1) }, '▶'),
-      h('button', { type: 'button', title: t('nav.last'), 'aria-label': t('nav.last'), disabled: cur >= n, onclick: () => this.go(null) }, '⏭'));
-    this.el.moves.replaceChildren(h('h3', {}, t('game.moves')), box, nav);
+      h('button', { type: 'button', title: t('nav.first'), 'aria-label': t('nav.first'), disabled: cur === 0, onclick: () => this.go(0) }, '«'),
+      h('button', { type: 'button', title: t('nav.prev'), 'aria-label': t('nav.prev'), disabled: cur === 0, onclick: () => this.step(-1) }, '‹'),
+      h('button', { type: 'button', title: t('nav.next'), 'aria-label': t('nav.next'), disabled: cur >= n, onclick: () => this.step(1) }, '›'),
+      h('button', { type: 'button', title: t('nav.last'), 'aria-label': t('nav.last'), disabled: cur >= n, onclick: () => this.go(null) }, '»'));
+    fill(this.el.moves, h('h3', {}, t('game.moves')), box, nav);
     const on = box.querySelector('.current');
     if (on) on.scrollIntoView({ block: 'nearest' });
     else box.scrollTop = box.scrollHeight;
@@ -670,6 +670,6 @@ class GamePage {
           }, t('game.copy'))),
         h('p', { class: 'help' }, s.status === 'open' ? t('game.inviteHelp') : t('game.watchHelp'))));
     }
-    box.replaceChildren(...parts);
+    fill(box, ...parts);
   }
 }

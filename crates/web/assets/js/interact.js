@@ -19,7 +19,7 @@
 // 5. anything else: the selection is cleared.
 // A drag from a piece to a target is the same as a click on each.
 
-import { h } from './dom.js';
+import { h, fill } from './dom.js';
 
 const setEq = (a, b) => a.size === b.length && b.every((x) => a.has(x));
 const subset = (a, b) => [...a].every((x) => b.includes(x));
@@ -170,7 +170,7 @@ export class Interaction {
       }
     }
     // Buttons: every id of a legal move that the board does not draw.
-    this.bar.replaceChildren();
+    fill(this.bar);
     if (active) {
       const ids = [];
       for (const g of this.legal) {

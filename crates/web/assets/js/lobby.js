@@ -2,7 +2,7 @@
 // finished one.
 
 import { api, tokens, playerName } from './api.js';
-import { h, toast } from './dom.js';
+import { h, toast, fill } from './dom.js';
 import { t, onLang, levelLabel, getLang } from './i18n.js';
 import { drawing } from './games/index.js';
 import { navigate } from './nav.js';
@@ -41,11 +41,11 @@ class Lobby {
   async start() {
     document.title = 'Plateau';
     this.unLang = onLang(() => this.render());
-    this.root.replaceChildren(h('p', { class: 'muted' }, '…'));
+    fill(this.root, h('p', { class: 'muted' }, '…'));
     try {
       this.catalog = (await api('/api/catalog')).games;
     } catch (e) {
-      this.root.replaceChildren(h('p', { class: 'error' }, e.message));
+      fill(this.root, h('p', { class: 'error' }, e.message));
       return;
     }
     const last = localStorage.getItem(LAST);
@@ -167,7 +167,7 @@ class Lobby {
     if (!this.catalog) return;
     this.formBox = h('div');
     this.listBox = h('div');
-    this.root.replaceChildren(
+    fill(this.root, 
       h('div', { class: 'lobby' },
         h('section', { class: 'panel' }, h('h1', {}, t('lobby.new')), this.formBox),
         h('section', { class: 'panel' }, this.listBox)),
@@ -235,7 +235,7 @@ class Lobby {
       }));
     const create = h('button', { type: 'button', class: 'primary', 'data-action': 'create', disabled: !this.setup || !!this.setupError || needMe }, t('lobby.create'));
     create.addEventListener('click', () => this.create(create));
-    this.formBox.replaceChildren(
+    fill(this.formBox, 
       cards,
       h('p', { class: 'small' }, h('a', { href: `/rules/${g}`, 'data-link': '' }, t('lobby.rules', { game: info.title }))),
       variantField, options, seats,
@@ -284,7 +284,7 @@ class Lobby {
     const list = h('ul', { class: 'games-list', 'data-list': this.tab });
     for (const gm of games) list.append(this.gameItem(gm));
     const empty = { open: 'lobby.noneOpen', live: 'lobby.noneLive', finished: 'lobby.noneFinished' }[this.tab];
-    this.listBox.replaceChildren(tabs,
+    fill(this.listBox, tabs,
       games.length ? list : h('p', { class: 'muted' }, t(empty)),
       this.next[this.tab] ? h('button', { type: 'button', onclick: () => this.more(this.tab) }, t('lobby.more')) : null);
   }

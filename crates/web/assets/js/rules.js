@@ -1,7 +1,7 @@
 // The rules pages: docs/rules, embedded in the binary (under /assets/rules/),
 // rendered here: the Markdown specification, and the original French sheet.
 
-import { h } from './dom.js';
+import { h, fill } from './dom.js';
 import { t, onLang, getLang } from './i18n.js';
 
 const GAMES = [
@@ -124,7 +124,7 @@ export function rulesPage(root, game) {
       h('a', { href: '/rules', 'data-link': '', class: game ? '' : 'on' }, t('rules.title')),
       GAMES.map(([g, title]) => h('a', { href: `/rules/${g}`, 'data-link': '', class: g === game ? 'on' : '' }, title)));
     const body = h('article', { class: 'rules panel' });
-    root.replaceChildren(nav, body);
+    fill(root, nav, body);
     document.title = `${t('rules.title')} – Plateau`;
     const known = GAMES.some(([g]) => g === game);
     const file = known ? `${game}.md` : 'README.md';
@@ -135,7 +135,7 @@ export function rulesPage(root, game) {
       const spec = h('div');
       spec.innerHTML = markdown(md);
       if (!known) {
-        body.replaceChildren(h('p', {}, t('rules.intro')), spec);
+        fill(body, h('p', {}, t('rules.intro')), spec);
         return;
       }
       const parts = [];
@@ -152,9 +152,9 @@ export function rulesPage(root, game) {
         parts.push(h('hr'), h('details', {}, h('summary', {}, t('rules.original')),
           h('section', { lang: 'fr', 'data-rules': 'original' }, ...sheet(fr))));
       }
-      body.replaceChildren(...parts);
+      fill(body, ...parts);
     } catch (e) {
-      body.replaceChildren(h('p', { class: 'error' }, String(e)));
+      fill(body, h('p', { class: 'error' }, String(e)));
     }
   };
   render();

@@ -31,7 +31,7 @@ addStrings({
     'abraxas.take.a': 'Take (from the i1–a9 diagonal)',
     'abraxas.stop': 'Stop stone',
     'abraxas.stops': 'stop stones',
-    'abraxas.end': 'Ended: {why}',
+    'abraxas.takenEnd': '{who}: {n} of {k} stones taken',
   },
   fr: {
     'abraxas.p': 'Joueur {n}',
@@ -56,7 +56,7 @@ addStrings({
     'abraxas.take.a': 'Prendre (dans la diagonale i1–a9)',
     'abraxas.stop': 'Pion d’arrêt',
     'abraxas.stops': 'pions d’arrêt',
-    'abraxas.end': 'Fin : {why}',
+    'abraxas.takenEnd': '{who} : {n} pions pris sur {k}',
     'cat.abraxas.summary': 'Formez des lignes de quatre cercles rouges pendant que la plaque tourne.',
     'cat.abraxas.option.sheet': 'la feuille de points : level-1 … level-6, une feuille en ligne (9 rangées de o et . séparées par /, la rangée 9 d’abord), ou le chemin d’un fichier',
     'cat.abraxas.option.plate-start': 'où est la plaque au départ',
@@ -233,8 +233,7 @@ function label(id, t) {
 function result(view, ctx) {
   const t = ctx.t;
   return h('div', {},
-    view.end ? h('div', { class: 'small' }, t('abraxas.end', { why: view.end })) : null,
-    [0, 1].map((seat) => h('div', { class: 'small' }, t('abraxas.taken', { who: t('abraxas.p', { n: seat + 1 }), n: view.taken[seat], k: view.stones_to_win, s: view.stops_in_hand[seat] }))));
+    [0, 1].map((seat) => h('div', { class: 'small' }, t('abraxas.takenEnd', { who: t('abraxas.p', { n: seat + 1 }), n: view.taken[seat], k: view.stones_to_win }))));
 }
 
 export default {

@@ -92,16 +92,16 @@ function draw(view, ctx) {
         s('rect', { x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, rx: 0.08, fill: CELL[colour] || '#ddd', stroke: CELL_EDGE[colour] || '#999', 'stroke-width': 0.04 }),
       ];
       if (number) {
-        parts.push(s('text', { x: r3(x + 0.1), y: r3(y + 0.27), 'font-size': 0.22, fill: '#3a2d20', 'font-weight': 700 }, number));
+        parts.push(s('text', { x: r3(x + 0.08), y: r3(y + 0.24), 'font-size': 0.2, fill: '#3a2d20', 'font-weight': 700 }, number));
       }
       const piece = pieces[id];
       if (piece) {
         const pc = piece[0];
         const home = piece === label;
-        parts.push(s('circle', { cx: r3(x + 0.52), cy: r3(y + 0.55), r: 0.36, fill: '#000', opacity: 0.25 }));
-        parts.push(s('circle', { class: 'piece', 'data-piece': piece, cx: r3(x + 0.5), cy: r3(y + 0.52), r: 0.36, fill: PIECE[pc], stroke: RIM[pc], 'stroke-width': 0.05 }));
-        if (home) parts.push(s('circle', { cx: r3(x + 0.5), cy: r3(y + 0.52), r: 0.29, fill: 'none', stroke: '#fff', 'stroke-width': 0.04, 'stroke-dasharray': '0.06 0.05' }));
-        parts.push(s('text', { x: r3(x + 0.5), y: r3(y + 0.645), 'font-size': 0.34, 'text-anchor': 'middle', 'font-weight': 700, fill: INK[pc] }, piece.slice(1)));
+        parts.push(s('circle', { cx: r3(x + 0.57), cy: r3(y + 0.6), r: 0.34, fill: '#000', opacity: 0.25 }));
+        parts.push(s('circle', { class: 'piece', 'data-piece': piece, cx: r3(x + 0.55), cy: r3(y + 0.57), r: 0.34, fill: PIECE[pc], stroke: RIM[pc], 'stroke-width': 0.05 }));
+        if (home) parts.push(s('circle', { cx: r3(x + 0.55), cy: r3(y + 0.57), r: 0.27, fill: 'none', stroke: '#fff', 'stroke-width': 0.04, 'stroke-dasharray': '0.06 0.05' }));
+        parts.push(s('text', { x: r3(x + 0.55), y: r3(y + 0.685), 'font-size': 0.32, 'text-anchor': 'middle', 'font-weight': 700, fill: INK[pc] }, piece.slice(1)));
         parts.push(s('title', {}, piece));
       }
       if (from.has(id)) parts.push(s('rect', { class: 'last-from', x: x + 0.14, y: y + 0.14, width: 0.72, height: 0.72, rx: 0.1 }));

@@ -95,7 +95,7 @@ function draw(view, ctx) {
   const seats = view.stocks.length;
   const stockTop = rows * H + 0.4;
   const stockH = 1.25;
-  const width = Math.max(cols * W, 1.9 + cols * 1.35);
+  const width = Math.max(cols * W, 2.9 + cols * 1.2);
   const height = stockTop + seats * stockH + 0.2;
   const svg = board([-0.2, -0.2, width + 0.4, height + 0.4], 'Kabaleo');
   view.locations.forEach((loc, i) => {
@@ -144,10 +144,10 @@ function draw(view, ctx) {
     svg.append(s('text', { x: 0.72, y: r3(y + 0.5), 'font-size': 0.32, 'font-weight': 700, fill: '#1f2328' }, `${toMove ? '▶ ' : ''}${t('kabaleo.player', { n: st.seat + 1 })}`));
     svg.append(s('text', { x: 0.72, y: r3(y + 0.88), 'font-size': 0.26, fill: '#5f6670' }, t('kabaleo.left', { n: st.total })));
     view.colours.forEach((c, k) => {
-      const x = 1.9 + k * 1.35 + 0.5;
+      const x = 2.9 + k * 1.2 + 0.45;
       const count = st.pieces[c] ?? 0;
       const parts = [
-        s('circle', { cx: r3(x), cy: r3(y + 0.55), r: 0.36, fill: count ? COLOURS[c] : '#fff', stroke: DARK[c], 'stroke-width': 0.05, opacity: count ? 1 : 0.45 }),
+        s('circle', { cx: r3(x), cy: r3(y + 0.55), r: 0.34, fill: count ? COLOURS[c] : '#fff', stroke: DARK[c], 'stroke-width': 0.05, opacity: count ? 1 : 0.45 }),
         s('text', { x: r3(x), y: r3(y + 0.67), 'font-size': 0.34, 'text-anchor': 'middle', 'font-weight': 700, fill: count ? (c === 'Y' || c === 'O' ? '#2b2100' : '#fff') : '#888', 'data-count': count }, String(count)),
         s('title', {}, `${colourName(c, t)} × ${count}`),
       ];
@@ -183,7 +183,7 @@ function result(view, ctx) {
   const rows = [...view.standings].sort((a, b) => a.place - b.place || a.seat - b.seat);
   return h('div', {},
     view.decided_by ? h('div', { class: 'small' }, t('kabaleo.decided', { d: t(`kabaleo.decided.${view.decided_by}`, {}, view.decided_by) })) : null,
-    h('table', { class: 'scores' },
+    h('div', { style: 'overflow-x:auto' }, h('table', { class: 'scores' },
       h('thead', {}, h('tr', {}, h('th', {}, t('kabaleo.place')), h('th', {}, t('kabaleo.who')), h('th', {}, t('kabaleo.colour')),
         h('th', { class: 'num' }, t('kabaleo.locations')), h('th', { class: 'num' }, t('kabaleo.covered')), h('th', { class: 'num' }, t('kabaleo.highest')))),
       h('tbody', {}, rows.map((r) => h('tr', { class: r.winner ? 'winner' : '', 'data-seat': r.seat },
@@ -192,7 +192,7 @@ function result(view, ctx) {
         h('td', {}, chip(r.colour), ` ${colourName(r.colour, t)}`),
         h('td', { class: 'num' }, String(r.locations)),
         h('td', { class: 'num' }, String(r.covered)),
-        h('td', { class: 'num' }, String(r.highest_pile)))))));
+        h('td', { class: 'num' }, String(r.highest_pile))))))));
 }
 
 export default {

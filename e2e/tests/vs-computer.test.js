@@ -1,0 +1,54 @@
+// For each game: a game against the computer, created in the lobby and
+// played by clicks for several moves, the computer answering each time.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Server, launch, newPlayer, playAnyByClicks, until, shot } from '../lib.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await Server.start();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Create a game in the lobby: this game, me in the first seat, computers (level 1) elsewhere. */
+async function createInLobby(page, game, { variant } = {}) {
+  await page.goto(server.url + '/');
+  await page.locator(`.game-card[data-game="${game}"]`).click();
+  if (variant) await page.locator('select[name="variant"]').selectOption(variant);
+  await page.locator('select[name="seat-0"]').waitFor();
+  const seats = await page.locator('select[name^="seat-"]').count();
+  await page.locator('select[name="seat-0"]').selectOption('me');
+  for (let i = 1; i < seats; i++) await page.locator(`select[name="seat-${i}"]`).selectOption('ai:1');
+  await page.locator('[data-action="create"]').click();
+  await page.waitForURL(/\/game\//);
+  await page.locator('svg.board').waitFor();
+}
+
+for (const [game, moves] of [['abalone', 4], ['colorito', 4], ['kabaleo', 4], ['abraxas', 4]]) {
+  test(`${game}: a game against the computer, played by clicks`, async () => {
+    const p = await newPlayer(browser, { name: 'Tester' });
+    const { page } = p;
+    await createInLobby(page, game);
+    await until(() => p.state, 'the welcome');
+    for (let i = 0; i < moves; i++) {
+      await playAnyByClicks(p);
+      const mine = p.state.ply;
+      // The computer answers (or the game is over).
+      await until(() => p.state.ply > mine || p.state.status !== 'live' || p.state.to_move === p.state.you, 'the computer to answer');
+      if (p.state.status !== 'live') break;
+    }
+    const history = await page.locator('.moves li').count();
+    assert.ok(history >= 2 * Math.min(moves, 2), `moves listed: ${history}`);
+    await shot(page, `${game}-vs-computer`);
+    assert.deepEqual(p.errors, []);
+    await p.context.close();
+  });
+}
