@@ -1,0 +1,287 @@
+//! The Plateau game server: every registered game, online, through an HTTP JSON
+//! API and one WebSocket per game; games kept in SQLite; computer seats played
+//! on the server.
+//!
+//! The API reference is `docs/server.md` (served at `/api/docs`). In short:
+//!
+//! - `POST /api/games` creates a game (game, variant, options, seed, and for
+//!   each seat a person or a computer player); the creator gets the game's id
+//!   and the secret token of their seat. `POST /api/games/{id}/join` takes an
+//!   open seat and gets its own token. `GET /api/games` lists open, live,
+//!   finished and aborted games, paged; `GET /api/games/{id}` and
+//!   `/record` read a game as the requester may see it.
+//! - `GET /api/games/{id}/ws` is the game's WebSocket: the client says hello
+//!   (with its token, or none to watch, and the last version it saw), gets the
+//!   missing events or a full resync, then an `update` for every change, with
+//!   its own view of the position and, when it must decide, its legal moves. It
+//!   sends moves in notation with the version they were chosen on, and
+//!   resigns, offers draws, aborts, asks for rematches.
+//!
+//! # How it is built
+//!
+//! - Each game in memory is a task ([`table`](crate) module) that owns the match
+//!   and does everything to it in order: check, apply, write to the database
+//!   and wait for the commit, then broadcast. Nothing is acknowledged or sent
+//!   before it is committed; a game is rebuilt after a restart by replaying its
+//!   stored events, so a server killed at any moment resumes every game at its
+//!   last acknowledged move.
+//! - Writes from all games go through one group-commit [`store::Writer`]: all
+//!   waiting writes, of every game, in one transaction. The database is behind
+//!   the narrow [`store::Storage`] trait (SQLite in WAL mode here).
+//! - Computer seats play on a fixed pool of plain threads at low priority
+//!   ([`pool`]), given a copy of the match, never on the async runtime.
+//! - Each reader gets only its own view (`AnyMatch::view(Reader::Seat(s))`, or
+//!   the spectator's): a seat's secrets never leave the server in anyone
+//!   else's frame. Tokens are 256-bit random secrets stored as SHA-256 hashes.
+//! - Limits: request bodies and WebSocket messages are bounded, every
+//!   connection is rate-limited, every input is checked, every error is JSON
+//!   `{"code", "message"}`, and calls into game code are guarded so that no
+//!   input can bring the server down.
+//!
+//! [`router`] builds the HTTP routes; a web interface is merged in by passing
+//! its own [`axum::Router`] (it then serves `/` and its assets; it must not set
+//! a fallback). [`start`] opens the database, resumes the games and listens.
+
+#![warn(missing_docs)]
+
+pub mod client;
+pub mod error;
+pub mod ids;
+pub mod loadtest;
+pub mod pool;
+pub mod protocol;
+pub mod store;
+
+mod api;
+mod state;
+mod table;
+mod ws;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
+use axum::http::header;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use tokio::sync::oneshot;
+
+pub use error::ApiError;
+pub use state::{CreateRequest, Limits, OptionValue, SeatRequest, SeedValue, make_player};
+pub use store::Durability;
+
+/// The API reference, served at `/api/docs`.
+pub const API_DOCS: &str = include_str!("../../../docs/server.md");
+
+/// The state the routes share (cheap to clone).
+#[derive(Clone)]
+pub struct AppState(Arc<state::Shared>);
+
+/// How to run a server.
+#[derive(Clone)]
+pub struct Config {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The database URL: `sqlite://PATH` (or a bare path).
+    pub db: String,
+    /// How hard commits are made durable.
+    pub durability: Durability,
+    /// Threads of the computer players.
+    pub ai_threads: usize,
+    /// The limits enforced.
+    pub limits: Limits,
+    /// The web interface's routes, merged in (they serve `/`).
+    pub ui: Option<Router>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            db: "sqlite://data/plateau.sqlite".to_string(),
+            durability: Durability::Normal,
+            ai_threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            limits: Limits::default(),
+            ui: None,
+        }
+    }
+}
+
+/// Why a server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The database could not be opened or migrated.
+    #[error("database: {0}")]
+    Store(#[from] store::StoreError),
+    /// The address could not be bound.
+    #[error("listening on {addr}: {error}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// The error.
+        error: std::io::Error,
+    },
+}
+
+/// A running server.
+pub struct Server {
+    addr: SocketAddr,
+    resumed: usize,
+    stop: Option<oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Server {
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The number of games with computer seats resumed at start.
+    pub fn resumed(&self) -> usize {
+        self.resumed
+    }
+
+    /// Stop accepting connections and wait for the requests in progress.
+    pub async fn stop(mut self) -> std::io::Result<()> {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        self.task.await.unwrap_or(Ok(()))
+    }
+
+    /// Run until Ctrl-C or SIGTERM, then stop.
+    pub async fn run_until_signal(self) -> std::io::Result<()> {
+        shutdown_signal().await;
+        tracing::info!("stopping");
+        self.stop().await
+    }
+}
+
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(t) => t,
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Open the database, resume the games with computer seats, and listen.
+pub async fn start(config: Config) -> Result<Server, StartError> {
+    let store = store::open(&config.db, config.durability).await?;
+    let writer = store::Writer::spawn(store.clone());
+    let pool = pool::AiPool::new(config.ai_threads);
+    let shared = Arc::new(state::Shared::new(plateau_games::registry(), store, writer, pool, config.limits.clone()));
+    let resumed = match shared.resume().await {
+        Ok(n) => n,
+        Err(e) => {
+            tracing::error!("resuming games: {e}");
+            0
+        }
+    };
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .map_err(|error| StartError::Bind { addr: config.addr, error })?;
+    let addr = listener.local_addr().map_err(|error| StartError::Bind { addr: config.addr, error })?;
+    let app = router(AppState(shared), config.ui);
+    // Small frames must leave at once: no Nagle delay.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp: &mut tokio::net::TcpStream| {
+        let _ = tcp.set_nodelay(true);
+    });
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await
+    });
+    Ok(Server { addr, resumed, stop: Some(stop), task })
+}
+
+/// The routes of the server, with `ui` merged in (or a short index page at
+/// `/` when there is none).
+pub fn router(state: AppState, ui: Option<Router>) -> Router {
+    let limits = state.0.limits.clone();
+    let api = Router::new()
+        .route("/api/health", get(api::health))
+        .route("/api/docs", get(api::docs))
+        .route("/api/catalog", get(api::catalog))
+        .route("/api/setup", post(api::setup))
+        .route("/api/stats", get(api::stats))
+        .route("/api/games", get(api::list).post(api::create))
+        .route("/api/games/{id}", get(api::get_game))
+        .route("/api/games/{id}/join", post(api::join))
+        .route("/api/games/{id}/action", post(api::action))
+        .route("/api/games/{id}/record", get(api::record))
+        .route("/api/games/{id}/position", get(api::position))
+        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .with_state(state.clone());
+    let app = match ui {
+        Some(ui) => api.merge(ui),
+        None => api.route("/", get(api::index)).route("/game/{id}", get(api::index)),
+    };
+    app.fallback(api::not_found)
+        .layer(DefaultBodyLimit::max(limits.max_body))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            limits.request_timeout,
+        ))
+        .layer(middleware::from_fn_with_state(state, rate_limit))
+        .layer(middleware::from_fn(json_errors))
+}
+
+async fn rate_limit(axum::extract::State(st): axum::extract::State<AppState>, req: Request, next: Next) -> Response {
+    if let Some(ConnectInfo(addr)) = req.extensions().get::<ConnectInfo<SocketAddr>>()
+        && !st.0.http_allowed(*addr)
+    {
+        return ApiError::rate_limited().into_response();
+    }
+    next.run(req).await
+}
+
+/// Every error response is JSON `{"code", "message"}`, including those made
+/// outside the handlers (unknown method, body too large, time-out).
+async fn json_errors(req: Request, next: Next) -> Response {
+    let res = next.run(req).await;
+    let status = res.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return res;
+    }
+    if res.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json")) {
+        return res;
+    }
+    let body = axum::body::to_bytes(res.into_body(), 4096).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&body).trim().to_string();
+    let message = if text.is_empty() { status.canonical_reason().unwrap_or("error").to_string() } else { text };
+    ApiError::new(status, error::code_of(status), message).into_response()
+}
+
+/// Raise this process's limit of open files to its hard limit (a server and a
+/// load tool hold thousands of sockets).
+pub fn raise_fd_limit() {
+    #[cfg(unix)]
+    // SAFETY: getrlimit/setrlimit only read and write the struct passed.
+    unsafe {
+        let mut r = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) == 0 && r.rlim_cur < r.rlim_max {
+            r.rlim_cur = r.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &r);
+        }
+    }
+}

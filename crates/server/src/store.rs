@@ -1,0 +1,624 @@
+//! Storage: what the server keeps, behind the narrow [`Storage`] trait, and the
+//! group-commit [`Writer`] in front of it.
+//!
+//! A game is stored as its set-up (game, variant, options, seed), its seats
+//! (kind, computer player spec, name, hash of the token) and its events (moves,
+//! seats joined and left, draw offers, resignations, results), numbered by the
+//! game's version. A game is rebuilt by replaying its events; nothing derived
+//! from the rules is stored except the summary columns used to list games.
+//!
+//! The SQL is portable (TEXT and BIGINT columns, `$n`-free positional binds
+//! through sqlx's query builder, no engine-specific types): a PostgreSQL
+//! backend is another implementation of [`Storage`] with the same statements
+//! and the same migration, selected by the `postgres://` URL scheme.
+//!
+//! Every write goes through the [`Writer`]: a single task that takes every write
+//! waiting, from every game, and commits them in one transaction (group
+//! commit). A caller's future resolves only once its writes are durable.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use plateau_core::Options;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{ConnectOptions, QueryBuilder, Row, Sqlite};
+use tokio::sync::{mpsc, oneshot};
+
+/// A boxed future, for the object-safe [`Storage`] trait.
+pub type BoxFut<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A storage failure.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct StoreError(pub String);
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        StoreError(e.to_string())
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(e: sqlx::migrate::MigrateError) -> Self {
+        StoreError(e.to_string())
+    }
+}
+
+/// Where a game is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Waiting for players: some human seat is open.
+    Open,
+    /// Every seat is taken and the game is not over.
+    Live,
+    /// Over, with a result.
+    Finished,
+    /// Called off before the first move.
+    Aborted,
+}
+
+impl Status {
+    /// The stored and displayed name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Live => "live",
+            Status::Finished => "finished",
+            Status::Aborted => "aborted",
+        }
+    }
+    /// From the stored name.
+    pub fn parse(s: &str) -> Option<Status> {
+        match s {
+            "open" => Some(Status::Open),
+            "live" => Some(Status::Live),
+            "finished" => Some(Status::Finished),
+            "aborted" => Some(Status::Aborted),
+            _ => None,
+        }
+    }
+}
+
+/// The row of one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    /// The game's id.
+    pub id: String,
+    /// The registry name of the game (`abalone`).
+    pub game: String,
+    /// The variant as asked (None: the default).
+    pub variant: Option<String>,
+    /// The options as asked.
+    pub options: Options,
+    /// The seed of the set-up.
+    pub seed: u64,
+    /// Where the game is in its life.
+    pub status: Status,
+    /// The result string once over (`1-0`).
+    pub result: Option<String>,
+    /// Why it ended.
+    pub termination: Option<String>,
+    /// The number of moves, as of the last status change.
+    pub ply: u64,
+    /// The game this one is a rematch of.
+    pub rematch_of: Option<String>,
+    /// The rematch of this game, once agreed.
+    pub rematch: Option<String>,
+    /// Creation time, in milliseconds since 1970.
+    pub created_at: i64,
+    /// Time of the last status change, in milliseconds since 1970.
+    pub updated_at: i64,
+}
+
+/// Whether a seat is a person or a computer player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatKind {
+    /// A person, with a token once the seat is taken.
+    Human,
+    /// A computer player playing on the server.
+    Computer,
+}
+
+/// The row of one seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRow {
+    /// The seat, from 0.
+    pub seat: usize,
+    /// Person or computer.
+    pub kind: SeatKind,
+    /// The computer player's spec.
+    pub player: Option<String>,
+    /// The player's display name.
+    pub name: Option<String>,
+    /// The SHA-256 of the seat's token, once taken.
+    pub token_hash: Option<String>,
+}
+
+/// One stored event of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventRow {
+    /// The game's version after this event (1 for the first event).
+    pub version: u64,
+    /// `move`, `join`, `leave`, `draw_offer`, `draw_decline`, `resign`,
+    /// `abort`, `rematch_offer`, `rematch`, `game_over`.
+    pub kind: String,
+    /// The seat that acted, if any.
+    pub seat: Option<usize>,
+    /// The move text, or a JSON object.
+    pub data: String,
+    /// When, in milliseconds since 1970.
+    pub at: i64,
+}
+
+/// A game as stored.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// Its row.
+    pub game: GameRow,
+    /// Its seats, in order.
+    pub seats: Vec<SeatRow>,
+    /// Its events, in order of version.
+    pub events: Vec<EventRow>,
+}
+
+/// One write.
+#[derive(Clone, Debug)]
+pub enum WriteOp {
+    /// A new game and its seats.
+    InsertGame {
+        /// The game.
+        game: GameRow,
+        /// Its seats.
+        seats: Vec<SeatRow>,
+    },
+    /// An event of a game.
+    InsertEvent {
+        /// The game.
+        game_id: String,
+        /// The event.
+        event: EventRow,
+    },
+    /// A seat taken or left.
+    UpdateSeat {
+        /// The game.
+        game_id: String,
+        /// The seat.
+        seat: usize,
+        /// The new name.
+        name: Option<String>,
+        /// The new token hash (None: the seat is open again).
+        token_hash: Option<String>,
+    },
+    /// A change of status (and the summary columns).
+    UpdateGame {
+        /// The game.
+        game_id: String,
+        /// The new status.
+        status: Status,
+        /// The result string.
+        result: Option<String>,
+        /// Why it ended.
+        termination: Option<String>,
+        /// The number of moves.
+        ply: u64,
+        /// The rematch's id.
+        rematch: Option<String>,
+        /// When.
+        at: i64,
+    },
+}
+
+/// A page of a listing.
+#[derive(Clone, Debug)]
+pub struct Listing {
+    /// Which games.
+    pub status: Status,
+    /// At most this many.
+    pub limit: u32,
+    /// Start after this (updated_at, id), from the previous page.
+    pub after: Option<(i64, String)>,
+}
+
+/// A listed game.
+#[derive(Clone, Debug)]
+pub struct Listed {
+    /// Its row.
+    pub game: GameRow,
+    /// Its seats.
+    pub seats: Vec<SeatRow>,
+    /// Moves played so far.
+    pub moves: u64,
+}
+
+/// What the server needs of a database.
+pub trait Storage: Send + Sync + 'static {
+    /// Apply these groups of writes in one transaction: all or nothing.
+    fn commit<'a>(&'a self, groups: &'a [Vec<WriteOp>]) -> BoxFut<'a, Result<(), StoreError>>;
+    /// A game with its seats and events.
+    fn load<'a>(&'a self, id: &'a str) -> BoxFut<'a, Result<Option<StoredGame>, StoreError>>;
+    /// A page of games of one status, most recently changed first.
+    fn list<'a>(&'a self, q: &'a Listing) -> BoxFut<'a, Result<Vec<Listed>, StoreError>>;
+    /// The ids of the live games with a computer seat (to resume at start).
+    fn resumable(&self) -> BoxFut<'_, Result<Vec<String>, StoreError>>;
+}
+
+/// How hard commits are made durable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Durability {
+    /// Synced to the disk at every commit: survives a power cut.
+    Full,
+    /// Written to the operating system at every commit, synced at
+    /// checkpoints: survives the server being killed (kill -9), not a power cut.
+    Normal,
+}
+
+/// Open the database at `url`: `sqlite://PATH` (or a bare path; the file and
+/// its directory are created), with the migrations applied.
+pub async fn open(url: &str, durability: Durability) -> Result<Arc<dyn Storage>, StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Err(StoreError(
+            "this build has only the SQLite backend; PostgreSQL would be another implementation of store::Storage"
+                .into(),
+        ));
+    }
+    let path = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
+    if path.is_empty() {
+        return Err(StoreError("the database path is empty".into()));
+    }
+    let memory = path == ":memory:";
+    if !memory
+        && let Some(dir) = std::path::Path::new(path).parent()
+        && !dir.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(dir).map_err(|e| StoreError(format!("creating {}: {e}", dir.display())))?;
+    }
+    let opts = SqliteConnectOptions::from_str(&format!("sqlite://{path}"))?
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(match durability {
+            Durability::Full => SqliteSynchronous::Full,
+            Durability::Normal => SqliteSynchronous::Normal,
+        })
+        .page_size(1024)
+        .foreign_keys(true)
+        .busy_timeout(Duration::from_secs(10));
+    let pool = SqlitePoolOptions::new()
+        .max_connections(if memory { 1 } else { 4 })
+        .min_connections(1)
+        .connect_with(opts.clone())
+        .await?;
+    sqlx::migrate!("./migrations").run(&pool).await?;
+    let writer = opts.connect().await?;
+    Ok(Arc::new(SqliteStore { pool, writer: tokio::sync::Mutex::new(writer) }))
+}
+
+/// The SQLite backend: a pool of connections for reads, and one connection
+/// for the writer.
+pub struct SqliteStore {
+    pool: SqlitePool,
+    writer: tokio::sync::Mutex<sqlx::SqliteConnection>,
+}
+
+/// Rows per multi-row INSERT (SQLite allows 32766 bound values).
+const ROWS_PER_INSERT: usize = 1000;
+
+impl SqliteStore {
+    /// One transaction, sent as one multi-statement query: a single round
+    /// trip to SQLite's thread however many writes it holds.
+    async fn commit_inner(&self, groups: &[Vec<WriteOp>]) -> Result<(), StoreError> {
+        let mut q: QueryBuilder<Sqlite> = QueryBuilder::new("BEGIN IMMEDIATE;");
+        let mut events: Vec<(&str, &EventRow)> = Vec::new();
+        for op in groups.iter().flatten() {
+            match op {
+                WriteOp::InsertGame { game, seats } => {
+                    let options = serde_json::to_string(&game.options).map_err(|e| StoreError(e.to_string()))?;
+                    q.push(
+                        " INSERT INTO games (id, game, variant, options, seed, status, result, termination, ply, \
+                         rematch_of, rematch, created_at, updated_at) ",
+                    );
+                    q.push_values(std::iter::once(game), |mut b, game| {
+                        b.push_bind(game.id.clone())
+                            .push_bind(game.game.clone())
+                            .push_bind(game.variant.clone())
+                            .push_bind(options.clone())
+                            .push_bind(game.seed as i64)
+                            .push_bind(game.status.as_str())
+                            .push_bind(game.result.clone())
+                            .push_bind(game.termination.clone())
+                            .push_bind(game.ply as i64)
+                            .push_bind(game.rematch_of.clone())
+                            .push_bind(game.rematch.clone())
+                            .push_bind(game.created_at)
+                            .push_bind(game.updated_at);
+                    });
+                    q.push(";");
+                    if !seats.is_empty() {
+                        q.push(" INSERT INTO seats (game_id, seat, kind, player, name, token_hash) ");
+                        q.push_values(seats, |mut b, s| {
+                            b.push_bind(game.id.clone())
+                                .push_bind(s.seat as i64)
+                                .push_bind(match s.kind {
+                                    SeatKind::Human => "human",
+                                    SeatKind::Computer => "computer",
+                                })
+                                .push_bind(s.player.clone())
+                                .push_bind(s.name.clone())
+                                .push_bind(s.token_hash.clone());
+                        });
+                        q.push(";");
+                    }
+                }
+                WriteOp::InsertEvent { game_id, event } => events.push((game_id, event)),
+                WriteOp::UpdateSeat { game_id, seat, name, token_hash } => {
+                    q.push(" UPDATE seats SET name = ").push_bind(name.clone());
+                    q.push(", token_hash = ").push_bind(token_hash.clone());
+                    q.push(" WHERE game_id = ").push_bind(game_id.clone());
+                    q.push(" AND seat = ").push_bind(*seat as i64).push(";");
+                }
+                WriteOp::UpdateGame { game_id, status, result, termination, ply, rematch, at } => {
+                    q.push(" UPDATE games SET status = ").push_bind(status.as_str());
+                    q.push(", result = ").push_bind(result.clone());
+                    q.push(", termination = ").push_bind(termination.clone());
+                    q.push(", ply = ").push_bind(*ply as i64);
+                    q.push(", rematch = ").push_bind(rematch.clone());
+                    q.push(", updated_at = ").push_bind(*at);
+                    q.push(" WHERE id = ").push_bind(game_id.clone()).push(";");
+                }
+            }
+        }
+        for chunk in events.chunks(ROWS_PER_INSERT) {
+            q.push(" INSERT INTO events (game_id, version, kind, seat, data, at) ");
+            q.push_values(chunk, |mut b, (id, e)| {
+                b.push_bind(id.to_string())
+                    .push_bind(e.version as i64)
+                    .push_bind(e.kind.clone())
+                    .push_bind(e.seat.map(|s| s as i64))
+                    .push_bind(e.data.clone())
+                    .push_bind(e.at);
+            });
+            q.push(";");
+        }
+        q.push(" COMMIT;");
+        let mut conn = self.writer.lock().await;
+        let r = q.build().persistent(false).execute(&mut *conn).await;
+        if let Err(e) = r {
+            // Whatever statement failed, leave no transaction open.
+            let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
+            return Err(e.into());
+        }
+        Ok(())
+    }
+
+    async fn seats_of(&self, ids: &[&str]) -> Result<Vec<(String, SeatRow)>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut q: QueryBuilder<Sqlite> =
+            QueryBuilder::new("SELECT game_id, seat, kind, player, name, token_hash FROM seats WHERE game_id IN (");
+        let mut sep = q.separated(", ");
+        for id in ids {
+            sep.push_bind(*id);
+        }
+        q.push(") ORDER BY game_id, seat");
+        let rows = q.build().fetch_all(&self.pool).await?;
+        rows.iter().map(|r| Ok((r.try_get::<String, _>("game_id")?, seat_row(r)?))).collect()
+    }
+}
+
+fn seat_row(r: &sqlx::sqlite::SqliteRow) -> Result<SeatRow, StoreError> {
+    Ok(SeatRow {
+        seat: r.try_get::<i64, _>("seat")? as usize,
+        kind: match r.try_get::<String, _>("kind")?.as_str() {
+            "computer" => SeatKind::Computer,
+            _ => SeatKind::Human,
+        },
+        player: r.try_get("player")?,
+        name: r.try_get("name")?,
+        token_hash: r.try_get("token_hash")?,
+    })
+}
+
+fn game_row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
+    let options: String = r.try_get("options")?;
+    let status: String = r.try_get("status")?;
+    Ok(GameRow {
+        id: r.try_get("id")?,
+        game: r.try_get("game")?,
+        variant: r.try_get("variant")?,
+        options: serde_json::from_str(&options).map_err(|e| StoreError(format!("stored options: {e}")))?,
+        seed: r.try_get::<i64, _>("seed")? as u64,
+        status: Status::parse(&status).ok_or_else(|| StoreError(format!("stored status {status:?}")))?,
+        result: r.try_get("result")?,
+        termination: r.try_get("termination")?,
+        ply: r.try_get::<i64, _>("ply")? as u64,
+        rematch_of: r.try_get("rematch_of")?,
+        rematch: r.try_get("rematch")?,
+        created_at: r.try_get("created_at")?,
+        updated_at: r.try_get("updated_at")?,
+    })
+}
+
+const GAME_COLUMNS: &str =
+    "id, game, variant, options, seed, status, result, termination, ply, rematch_of, rematch, created_at, updated_at";
+
+impl Storage for SqliteStore {
+    fn commit<'a>(&'a self, groups: &'a [Vec<WriteOp>]) -> BoxFut<'a, Result<(), StoreError>> {
+        Box::pin(self.commit_inner(groups))
+    }
+
+    fn load<'a>(&'a self, id: &'a str) -> BoxFut<'a, Result<Option<StoredGame>, StoreError>> {
+        Box::pin(async move {
+            let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?"))
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+            let Some(row) = row else { return Ok(None) };
+            let game = game_row(&row)?;
+            let seats = self.seats_of(&[id]).await?.into_iter().map(|(_, s)| s).collect();
+            let rows =
+                sqlx::query("SELECT version, kind, seat, data, at FROM events WHERE game_id = ? ORDER BY version")
+                    .bind(id)
+                    .fetch_all(&self.pool)
+                    .await?;
+            let events = rows
+                .iter()
+                .map(|r| {
+                    Ok(EventRow {
+                        version: r.try_get::<i64, _>("version")? as u64,
+                        kind: r.try_get("kind")?,
+                        seat: r.try_get::<Option<i64>, _>("seat")?.map(|s| s as usize),
+                        data: r.try_get("data")?,
+                        at: r.try_get("at")?,
+                    })
+                })
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            Ok(Some(StoredGame { game, seats, events }))
+        })
+    }
+
+    fn list<'a>(&'a self, q: &'a Listing) -> BoxFut<'a, Result<Vec<Listed>, StoreError>> {
+        Box::pin(async move {
+            let mut b: QueryBuilder<Sqlite> = QueryBuilder::new(format!(
+                "SELECT {GAME_COLUMNS}, (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id AND e.kind = 'move') \
+                 AS moves FROM games g WHERE status = "
+            ));
+            b.push_bind(q.status.as_str());
+            if let Some((at, id)) = &q.after {
+                b.push(" AND (updated_at < ").push_bind(*at);
+                b.push(" OR (updated_at = ").push_bind(*at).push(" AND id < ").push_bind(id.as_str()).push("))");
+            }
+            b.push(" ORDER BY updated_at DESC, id DESC LIMIT ").push_bind(q.limit as i64);
+            let rows = b.build().fetch_all(&self.pool).await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for r in &rows {
+                out.push(Listed { game: game_row(r)?, seats: Vec::new(), moves: r.try_get::<i64, _>("moves")? as u64 });
+            }
+            let ids: Vec<&str> = out.iter().map(|l| l.game.id.as_str()).collect();
+            let seats = self.seats_of(&ids).await?;
+            for (id, s) in seats {
+                if let Some(l) = out.iter_mut().find(|l| l.game.id == id) {
+                    l.seats.push(s);
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    fn resumable(&self) -> BoxFut<'_, Result<Vec<String>, StoreError>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT id FROM games g WHERE status = 'live' AND EXISTS \
+                 (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.kind = 'computer') ORDER BY updated_at",
+            )
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter().map(|r| Ok(r.try_get::<String, _>("id")?)).collect()
+        })
+    }
+}
+
+struct Pending {
+    ops: Vec<WriteOp>,
+    done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// Counters of the writer.
+#[derive(Debug, Default)]
+pub struct WriterStats {
+    /// Transactions committed.
+    pub commits: AtomicU64,
+    /// Groups of writes committed (one per caller).
+    pub groups: AtomicU64,
+    /// Groups refused.
+    pub failures: AtomicU64,
+    /// Time spent committing, in microseconds.
+    pub commit_micros: AtomicU64,
+    /// The longest commit, in microseconds.
+    pub max_commit_micros: AtomicU64,
+}
+
+/// The group-commit writer: one task that commits every waiting write of every
+/// game in one transaction.
+#[derive(Clone)]
+pub struct Writer {
+    tx: mpsc::UnboundedSender<Pending>,
+    /// Its counters.
+    pub stats: Arc<WriterStats>,
+}
+
+/// At most this many groups per transaction.
+const MAX_GROUPS: usize = 1024;
+
+impl Writer {
+    /// Start the writer task on the current runtime.
+    pub fn spawn(store: Arc<dyn Storage>) -> Writer {
+        let (tx, mut rx) = mpsc::unbounded_channel::<Pending>();
+        let stats = Arc::new(WriterStats::default());
+        let st = stats.clone();
+        tokio::spawn(async move {
+            let mut batch: Vec<Pending> = Vec::new();
+            while let Some(first) = rx.recv().await {
+                batch.push(first);
+                while batch.len() < MAX_GROUPS {
+                    match rx.try_recv() {
+                        Ok(p) => batch.push(p),
+                        Err(_) => break,
+                    }
+                }
+                let groups: Vec<Vec<WriteOp>> = batch.iter_mut().map(|p| std::mem::take(&mut p.ops)).collect();
+                let t = std::time::Instant::now();
+                let r = store.commit(&groups).await;
+                let us = t.elapsed().as_micros() as u64;
+                st.commit_micros.fetch_add(us, Ordering::Relaxed);
+                st.max_commit_micros.fetch_max(us, Ordering::Relaxed);
+                match r {
+                    Ok(()) => {
+                        st.commits.fetch_add(1, Ordering::Relaxed);
+                        st.groups.fetch_add(batch.len() as u64, Ordering::Relaxed);
+                        for p in batch.drain(..) {
+                            let _ = p.done.send(Ok(()));
+                        }
+                    }
+                    Err(e) if batch.len() == 1 => {
+                        st.failures.fetch_add(1, Ordering::Relaxed);
+                        tracing::error!("commit failed: {e}");
+                        for p in batch.drain(..) {
+                            let _ = p.done.send(Err(e.clone()));
+                        }
+                    }
+                    Err(_) => {
+                        // One bad group must not sink the others: commit each alone.
+                        for (p, g) in batch.drain(..).zip(groups.chunks(1)) {
+                            let r = store.commit(g).await;
+                            match &r {
+                                Ok(()) => {
+                                    st.commits.fetch_add(1, Ordering::Relaxed);
+                                    st.groups.fetch_add(1, Ordering::Relaxed);
+                                }
+                                Err(e) => {
+                                    st.failures.fetch_add(1, Ordering::Relaxed);
+                                    tracing::error!("commit failed: {e}");
+                                }
+                            }
+                            let _ = p.done.send(r);
+                        }
+                    }
+                }
+            }
+        });
+        Writer { tx, stats }
+    }
+
+    /// Commit these writes (all or nothing); returns once they are durable.
+    pub async fn commit(&self, ops: Vec<WriteOp>) -> Result<(), StoreError> {
+        let (done, rx) = oneshot::channel();
+        self.tx.send(Pending { ops, done }).map_err(|_| StoreError("the writer has stopped".into()))?;
+        rx.await.map_err(|_| StoreError("the writer has stopped".into()))?
+    }
+}

@@ -1,0 +1,227 @@
+//! The WebSocket of a game: `GET /api/games/{id}/ws`.
+//!
+//! The client's first message is `{"type": "hello", "token": ..., "version":
+//! ...}`; the server answers `welcome` (the missing events since `version`, or
+//! a full resync) and then pushes an `update` for every change. Messages are
+//! JSON text frames, at most [`Limits::max_frame`](crate::Limits) bytes, at
+//! most `ws_rate` a second on average.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use crate::AppState;
+use crate::error::ApiError;
+use crate::protocol::ClientMsg;
+use crate::state::{Bucket, Shared};
+use crate::table::{Cmd, Who};
+
+/// Close codes.
+const POLICY: u16 = 1008;
+const TOO_BIG: u16 = 1009;
+const TRY_AGAIN: u16 = 1013;
+
+/// The read buffer of a socket. (The default, 128 KiB, is zeroed on every
+/// read: most of the server's time went there.)
+const READ_BUFFER: usize = 8 * 1024;
+
+/// `GET /api/games/{id}/ws`.
+pub(crate) async fn upgrade(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let shared = st.0;
+    // Refuse unknown games before upgrading, with a plain JSON 404.
+    let table = shared.table(&id).await?;
+    if shared.connections.load(Ordering::Relaxed) >= shared.limits.max_connections {
+        return Err(ApiError::new(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            "too_many_connections",
+            "the server has too many connections",
+        ));
+    }
+    let max = shared.limits.max_frame;
+    Ok(ws
+        .max_message_size(max)
+        .max_frame_size(max)
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
+        .on_upgrade(move |socket| async move {
+            shared.connections.fetch_add(1, Ordering::Relaxed);
+            session(&shared, &id, table, socket).await;
+            shared.connections.fetch_sub(1, Ordering::Relaxed);
+        })
+        .into_response())
+}
+
+fn text(v: &Value) -> Message {
+    Message::Text(Utf8Bytes::from(v.to_string()))
+}
+
+async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
+    let _ = socket.send(Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from(reason) }))).await;
+}
+
+async fn fail(socket: &mut WebSocket, e: &ApiError, code: u16) {
+    let _ = socket.send(text(&e.frame())).await;
+    close(socket, code, e.code).await;
+}
+
+async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut socket: WebSocket) {
+    let limits = &shared.limits;
+    // 1. Hello.
+    let hello = match tokio::time::timeout(limits.hello_timeout, socket.recv()).await {
+        Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<ClientMsg>(&t),
+        Ok(Some(Ok(Message::Close(_)))) | Ok(None) => return,
+        Ok(Some(Err(_))) => {
+            close(&mut socket, TOO_BIG, "bad frame").await;
+            return;
+        }
+        Ok(Some(Ok(_))) => {
+            let e =
+                ApiError::bad_request("bad_message", "the first message must be a text frame: {\"type\":\"hello\"}");
+            fail(&mut socket, &e, POLICY).await;
+            return;
+        }
+        Err(_) => {
+            let e = ApiError::bad_request("timeout", "no hello in time");
+            fail(&mut socket, &e, POLICY).await;
+            return;
+        }
+    };
+    let (token, since) = match hello {
+        Ok(ClientMsg::Hello { token, version }) => (token, version),
+        Ok(_) => {
+            let e = ApiError::bad_request("bad_message", "the first message must be {\"type\":\"hello\", ...}");
+            fail(&mut socket, &e, POLICY).await;
+            return;
+        }
+        Err(err) => {
+            let e = ApiError::bad_request("bad_message", format!("{err}"));
+            fail(&mut socket, &e, POLICY).await;
+            return;
+        }
+    };
+    // 2. Subscribe.
+    let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(limits.outbound_queue);
+    let (rtx, rrx) = tokio::sync::oneshot::channel();
+    let subscribed = match table.send(Cmd::Subscribe { token, since, tx, reply: rtx }).await {
+        Ok(()) => rrx.await.unwrap_or_else(|_| Err(ApiError::internal("the game is reloading: connect again"))),
+        Err(_) => Err(ApiError::internal("the game is reloading: connect again")),
+    };
+    let sub = match subscribed {
+        Ok(s) => s,
+        Err(e) => {
+            let code = if e.code == "bad_token" { POLICY } else { TRY_AGAIN };
+            fail(&mut socket, &e, code).await;
+            return;
+        }
+    };
+    if socket.send(Message::Text(sub.welcome)).await.is_err() {
+        let _ = table.send(Cmd::Unsubscribe { sub: sub.sub }).await;
+        return;
+    }
+    // 3. Play.
+    let mut bucket = Bucket::new(limits.ws_burst);
+    let mut strikes = 0u32;
+    let mut last_heard = Instant::now();
+    let mut ping = tokio::time::interval(limits.idle_socket / 3);
+    ping.tick().await;
+    loop {
+        tokio::select! {
+            out = rx.recv() => match out {
+                Some(frame) => {
+                    if socket.send(Message::Text(frame)).await.is_err() {
+                        break;
+                    }
+                }
+                None => {
+                    close(&mut socket, TRY_AGAIN, "too slow: reconnect with your last version").await;
+                    break;
+                }
+            },
+            inc = socket.recv() => {
+                let msg = match inc {
+                    None => break,
+                    Some(Err(_)) => {
+                        // Oversized or malformed frame: the stream cannot go on.
+                        close(&mut socket, TOO_BIG, "message too big or malformed").await;
+                        break;
+                    }
+                    Some(Ok(m)) => m,
+                };
+                last_heard = Instant::now();
+                let t = match msg {
+                    Message::Text(t) => t,
+                    Message::Binary(_) => {
+                        let e = ApiError::bad_request("bad_message", "send JSON text frames");
+                        if socket.send(text(&e.frame())).await.is_err() {
+                            break;
+                        }
+                        continue;
+                    }
+                    Message::Close(_) => break,
+                    Message::Ping(_) | Message::Pong(_) => continue,
+                };
+                if !bucket.take(limits.ws_rate, limits.ws_burst) {
+                    strikes += 1;
+                    if strikes > 100 {
+                        close(&mut socket, POLICY, "rate limit").await;
+                        break;
+                    }
+                    if socket.send(text(&ApiError::rate_limited().frame())).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
+                let reply = match serde_json::from_str::<ClientMsg>(&t) {
+                    Err(err) => Some(ApiError::bad_request("bad_message", format!("{err}")).frame()),
+                    Ok(ClientMsg::Ping) => Some(json!({ "type": "pong" })),
+                    Ok(ClientMsg::Hello { .. }) => {
+                        Some(ApiError::bad_request("bad_message", "hello is only the first message").frame())
+                    }
+                    Ok(ClientMsg::Sync) => {
+                        if table.send(Cmd::Sync { sub: sub.sub }).await.is_err() {
+                            break;
+                        }
+                        None
+                    }
+                    Ok(msg) => match msg.action() {
+                        Some(action) => {
+                            let cmd = Cmd::Act { who: Who::Sub(sub.sub), action, reply: None };
+                            if table.send(cmd).await.is_err() {
+                                break;
+                            }
+                            None
+                        }
+                        None => None,
+                    },
+                };
+                if let Some(r) = reply
+                    && socket.send(text(&r)).await.is_err()
+                {
+                    break;
+                }
+            },
+            _ = ping.tick() => {
+                if last_heard.elapsed() > limits.idle_socket {
+                    close(&mut socket, POLICY, "silent for too long").await;
+                    break;
+                }
+                if socket.send(Message::Ping(Default::default())).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    if table.send(Cmd::Unsubscribe { sub: sub.sub }).await.is_err() {
+        tracing::debug!("game {id}: task gone at unsubscribe");
+    }
+}

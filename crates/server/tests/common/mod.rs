@@ -1,0 +1,185 @@
+//! Helpers of the server's integration tests: a real server on a real socket
+//! with a real SQLite file, and clients as a program would be.
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use plateau_server::client::{self, Incoming, Ws};
+use plateau_server::{Config, Limits, Server};
+use serde_json::{Value, json};
+
+pub const WAIT: Duration = Duration::from_secs(20);
+
+pub struct TestServer {
+    pub server: Server,
+    pub addr: SocketAddr,
+    pub dir: PathBuf,
+}
+
+pub fn temp_dir(tag: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "plateau-server-{tag}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+pub async fn start() -> TestServer {
+    start_with(Limits::default()).await
+}
+
+pub async fn start_with(limits: Limits) -> TestServer {
+    let dir = temp_dir("test");
+    start_in(dir, limits).await
+}
+
+pub async fn start_in(dir: PathBuf, limits: Limits) -> TestServer {
+    let config = Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db: format!("sqlite://{}", dir.join("plateau.sqlite").display()),
+        ai_threads: 2,
+        limits,
+        ..Default::default()
+    };
+    let server = plateau_server::start(config).await.expect("server starts");
+    let addr = server.addr();
+    TestServer { server, addr, dir }
+}
+
+pub async fn post(addr: SocketAddr, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
+    let r = client::post(addr, path, token, &body).await.expect("http");
+    (r.status, r.json())
+}
+
+pub async fn get(addr: SocketAddr, path: &str, token: Option<&str>) -> (u16, Value) {
+    let r = client::get(addr, path, token).await.expect("http");
+    (r.status, r.json())
+}
+
+/// Create a game; returns (id, creator's token, full answer).
+pub async fn create(addr: SocketAddr, body: Value) -> (String, Option<String>, Value) {
+    let (status, v) = post(addr, "/api/games", None, body).await;
+    assert_eq!(status, 201, "create: {v}");
+    (v["id"].as_str().unwrap().to_string(), v["token"].as_str().map(str::to_string), v)
+}
+
+/// Join an open seat; returns (seat, token).
+pub async fn join(addr: SocketAddr, id: &str, name: &str) -> (usize, String) {
+    let (status, v) = post(addr, &format!("/api/games/{id}/join"), None, json!({ "name": name })).await;
+    assert_eq!(status, 200, "join: {v}");
+    (v["seat"].as_u64().unwrap() as usize, v["token"].as_str().unwrap().to_string())
+}
+
+/// A WebSocket client that keeps every raw frame it received.
+pub struct Client {
+    pub ws: Ws,
+    pub frames: Vec<String>,
+    pub version: u64,
+    pub seat: Option<usize>,
+    pub legal: Option<Vec<String>>,
+    pub status: String,
+}
+
+impl Client {
+    /// Connect and say hello; returns the client and the welcome frame.
+    pub async fn open(addr: SocketAddr, id: &str, token: Option<&str>, since: Option<u64>) -> (Client, Value) {
+        let mut ws = client::connect(addr, id).await.expect("ws connect");
+        let mut hello = json!({ "type": "hello" });
+        if let Some(t) = token {
+            hello["token"] = json!(t);
+        }
+        if let Some(v) = since {
+            hello["version"] = json!(v);
+        }
+        client::send(&mut ws, &hello).await.unwrap();
+        let mut c = Client { ws, frames: Vec::new(), version: 0, seat: None, legal: None, status: String::new() };
+        let w = c.next().await;
+        assert_eq!(w["type"], "welcome", "{w}");
+        (c, w)
+    }
+
+    /// The next frame (panics if none comes in time).
+    pub async fn next(&mut self) -> Value {
+        match client::recv(&mut self.ws, WAIT).await {
+            Incoming::Frame(raw, v) => {
+                self.frames.push(raw);
+                self.absorb(&v);
+                v
+            }
+            other => panic!("expected a frame, got {other:?}"),
+        }
+    }
+
+    /// The next frame, or how the socket ended.
+    pub async fn incoming(&mut self, wait: Duration) -> Incoming {
+        let i = client::recv(&mut self.ws, wait).await;
+        if let Incoming::Frame(raw, v) = &i {
+            self.frames.push(raw.clone());
+            self.absorb(v);
+        }
+        i
+    }
+
+    fn absorb(&mut self, v: &Value) {
+        let s = match v["type"].as_str() {
+            Some("welcome") | Some("state") => &v["state"],
+            Some("error") if v.get("state").is_some() => &v["state"],
+            Some("update") => v,
+            _ => return,
+        };
+        if let Some(n) = s["version"].as_u64() {
+            self.version = n;
+        }
+        if v["type"] == "welcome" {
+            self.seat = s["you"].as_u64().map(|x| x as usize);
+        }
+        if let Some(st) = s["status"].as_str() {
+            self.status = st.to_string();
+        }
+        self.legal = s["legal_moves"].as_array().map(|a| a.iter().map(|m| m.as_str().unwrap().to_string()).collect());
+    }
+
+    pub async fn send(&mut self, v: Value) {
+        client::send(&mut self.ws, &v).await.unwrap();
+    }
+
+    /// Read frames until one of type `ty` comes.
+    pub async fn until(&mut self, ty: &str) -> Value {
+        loop {
+            let v = self.next().await;
+            if v["type"] == ty {
+                return v;
+            }
+        }
+    }
+
+    /// Read frames until an update at least at `version`.
+    pub async fn until_version(&mut self, version: u64) -> Value {
+        loop {
+            let v = self.next().await;
+            if v["type"] == "update" && v["version"].as_u64().unwrap() >= version {
+                return v;
+            }
+        }
+    }
+}
+
+/// A small random generator for tests (xorshift).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
