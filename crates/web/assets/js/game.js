@@ -243,7 +243,7 @@ class GamePage {
         this.history.push(e.move);
         this.movers.push(e.seat);
         moves += 1;
-      } else this.announce(e);
+      }
     }
     const wasFinished = s.status === 'finished';
     Object.assign(s, {
@@ -263,6 +263,7 @@ class GamePage {
     if (!wasFinished && s.status === 'finished') this.positions.clear();
     if (this.history.length !== s.ply) this.fetchHistory();
     this.render();
+    for (const e of evs) if (e.kind !== 'move') this.announce(e);
     if (!this.prevLive && s.ply > 0) this.loadPrevLive();
   }
 
@@ -406,6 +407,8 @@ class GamePage {
   render() {
     if (!this.st || !this.el) return;
     const s = this.st;
+    // A rematch keeps each player's token (in another seat).
+    if (s.rematch && this.token && !tokens.get(s.rematch)) tokens.set(s.rematch, this.token);
     this.el.title.textContent = `${this.draw.title ? this.draw.title(t) : s.title} · ${t('game.variant', { v: s.variant })}`;
     document.title = `${s.title} – Plateau`;
     this.renderStatus();

@@ -1,0 +1,49 @@
+// The connection state is shown and recovers by itself: the server is killed
+// (kill -9) in the middle of a game and started again; the page reconnects
+// with its last version and the game goes on.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Server, launch, newPlayer, playAnyByClicks, until, shot } from '../lib.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await Server.start();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('the page reconnects by itself after the server is killed and restarted', async () => {
+  const p = await newPlayer(browser, { name: 'Ann' });
+  const created = await server.api('/api/games', {
+    method: 'POST',
+    body: { game: 'abalone', seats: [{ kind: 'human' }, { kind: 'computer', player: 'ai:1' }], name: 'Ann' },
+  });
+  await p.page.addInitScript(([id, token]) => {
+    const all = JSON.parse(localStorage.getItem('plateau.tokens') || '{}');
+    all[id] = token;
+    localStorage.setItem('plateau.tokens', JSON.stringify(all));
+  }, [created.id, created.token]);
+  await p.page.goto(`${server.url}/game/${created.id}`);
+  await p.page.locator('.conn[data-state="open"]').waitFor();
+  await playAnyByClicks(p);
+  await until(() => p.state.ply === 2, 'the computer to answer');
+
+  await server.kill();
+  await p.page.locator('.conn[data-state="reconnecting"]').waitFor();
+  await shot(p.page, 'reconnecting');
+  await server.spawn();
+  await p.page.locator('.conn[data-state="open"]').waitFor({ timeout: 20000 });
+  assert.equal(p.state.ply, 2);
+  await playAnyByClicks(p);
+  await until(() => p.state.ply === 4, 'the computer to answer after the restart');
+  assert.equal(await p.page.locator('.moves li').count(), 4);
+  assert.deepEqual(p.errors, []);
+  await p.context.close();
+});
