@@ -48,6 +48,10 @@ for (const [game, moves] of [['abalone', 4], ['colorito', 4], ['kabaleo', 4], ['
     const history = await page.locator('.moves li').count();
     assert.ok(history >= 2 * Math.min(moves, 2), `moves listed: ${history}`);
     await shot(page, `${game}-vs-computer`);
+    // The same page on a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(100);
+    await shot(page, `${game}-vs-computer-phone`);
     assert.deepEqual(p.errors, []);
     await p.context.close();
   });

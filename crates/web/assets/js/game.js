@@ -484,8 +484,8 @@ class GamePage {
     fill(this.el.board, svg);
     this.interaction.attach(svg);
     const prompt = this.viewing === null && this.draw.prompt ? this.draw.prompt(s.view, this.ctx(s.view)) : null;
-    if (prompt && this.interaction.legal.length) {
-      this.el.hint.textContent = `${prompt} ${this.el.hint.textContent}`;
+    if (prompt && this.interaction.legal.length && this.interaction.sel.size === 0) {
+      this.el.hint.textContent = prompt;
     }
   }
 
@@ -652,6 +652,7 @@ class GamePage {
       }
     }
     btns.append(h('a', { class: 'button', href: `/api/games/${encodeURIComponent(this.id)}/record?format=text`, download: `plateau-${this.id}.txt` }, t('act.record')));
+    btns.append(h('a', { class: 'button', href: `/rules/${s.game}`, 'data-link': '' }, t('act.rules')));
     parts.push(btns);
     if (s.status === 'open' || s.status === 'live') {
       const link = `${location.origin}/game/${this.id}`;

@@ -104,6 +104,7 @@ const en = {
   'act.rematchAccept': 'Accept the rematch',
   'act.toRematch': 'Go to the rematch',
   'act.record': 'Download the record',
+  'act.rules': 'Rules',
 
   'ev.join': '{who} has joined.',
   'ev.leave': '{who} has left.',
@@ -253,6 +254,7 @@ const fr = {
   'act.rematchAccept': 'Accepter la revanche',
   'act.toRematch': 'Aller à la revanche',
   'act.record': 'Télécharger la partie',
+  'act.rules': 'Règles',
 
   'ev.join': '{who} a rejoint la partie.',
   'ev.leave': '{who} est parti.',

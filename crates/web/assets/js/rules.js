@@ -111,9 +111,31 @@ export function markdown(src) {
   return out.join('\n');
 }
 
-/** A plain text sheet: paragraphs separated by blank lines, lines kept. */
+/**
+ * A plain text sheet: paragraphs separated by blank lines, lines kept; a short
+ * line without final punctuation is a heading.
+ */
 function sheet(text) {
-  return text.split(/\n\s*\n/).map((p) => h('p', {}, ...p.split('\n').flatMap((l, i) => (i ? [h('br'), l] : [l]))));
+  const out = [];
+  for (const para of text.replace(/\r\n?/g, '\n').split(/\n\s*\n/)) {
+    let lines = [];
+    const flush = () => {
+      if (lines.length) out.push(h('p', {}, ...lines.flatMap((l, i) => (i ? [h('br'), l] : [l]))));
+      lines = [];
+    };
+    for (const raw of para.split('\n')) {
+      const l = raw.trim();
+      if (!l) continue;
+      if (l.length < 48 && !/[.:;!?,)]$/.test(l) && !/^[•\-*\d]/.test(l)) {
+        flush();
+        out.push(h('h3', {}, l));
+      } else {
+        lines.push(l);
+      }
+    }
+    flush();
+  }
+  return out;
 }
 
 /** Show the rules of `game` (or the index) in `root`. */
