@@ -2,9 +2,10 @@
 
 use serde::Deserialize;
 
-/// A message from a client.
+/// A message from a client. Fields the message does not have are ignored (a
+/// client may add its own, such as a request id).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMsg {
     /// The first message on a WebSocket: the seat's token (none to watch) and
     /// the last version the client saw (none for a full state).
@@ -121,7 +122,8 @@ mod tests {
         assert_eq!(h, ClientMsg::Hello { token: None, version: None });
         assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"move","move":"a1b2"}"#).is_err());
         assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"fly"}"#).is_err());
-        assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"resign","x":1}"#).is_err());
+        assert_eq!(serde_json::from_str::<ClientMsg>(r#"{"type":"resign","id":1}"#).unwrap(), ClientMsg::Resign);
+        assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"move","move":7,"version":1}"#).is_err());
         assert!(serde_json::from_str::<ClientMsg>(r#"[1,2]"#).is_err());
     }
 

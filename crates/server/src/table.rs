@@ -542,13 +542,25 @@ impl Table {
         if let Some(s) = seat
             && self.to_move() == Some(s)
         {
-            v["legal_moves"] = Value::from(self.m.legal_moves());
+            let (moves, gestures) = self.legal_json();
+            v["legal_moves"] = moves;
+            v["legal"] = gestures;
         }
         if history {
             v["history"] = Value::from(self.m.history());
             v["movers"] = Value::from(self.m.movers());
         }
         v
+    }
+
+    /// The legal moves in notation, and with how each is made by pointing
+    /// (`{"move", "select", "targets"}`).
+    fn legal_json(&self) -> (Value, Value) {
+        let gestures = catch(|| self.m.legal_gestures()).unwrap_or_default();
+        let moves = gestures.iter().map(|(m, _)| Value::from(m.as_str())).collect();
+        let legal =
+            gestures.into_iter().map(|(m, g)| json!({ "move": m, "select": g.select, "targets": g.targets })).collect();
+        (Value::Array(moves), Value::Array(legal))
     }
 
     /// The part of an update frame that is the same for every reader (without
@@ -668,7 +680,7 @@ impl Table {
         // compute it once.
         let shared_view = (!self.m.info().hidden).then(|| self.m.view(Reader::Spectator).to_string());
         let to_move = self.to_move();
-        let mut legal: Option<String> = None;
+        let mut legal: Option<(String, String)> = None;
         let mut cache: Vec<(Option<Seat>, Utf8Bytes)> = Vec::new();
         let mut dead = Vec::new();
         for i in 0..self.subs.len() {
@@ -685,9 +697,14 @@ impl Table {
                     f.push_str(",\"view\":");
                     f.push_str(&view);
                     if seat.is_some() && seat == to_move {
-                        let l = legal.get_or_insert_with(|| Value::from(self.m.legal_moves()).to_string());
+                        let (moves, gestures) = legal.get_or_insert_with(|| {
+                            let (m, g) = self.legal_json();
+                            (m.to_string(), g.to_string())
+                        });
                         f.push_str(",\"legal_moves\":");
-                        f.push_str(l);
+                        f.push_str(moves);
+                        f.push_str(",\"legal\":");
+                        f.push_str(gestures);
                     }
                     f.push('}');
                     let f = Utf8Bytes::from(f);

@@ -147,6 +147,11 @@ impl Client {
         self.legal = s["legal_moves"].as_array().map(|a| a.iter().map(|m| m.as_str().unwrap().to_string()).collect());
     }
 
+    pub async fn ws_send_raw(&mut self, text: &str) {
+        use futures_util::SinkExt;
+        self.ws.send(tokio_tungstenite::tungstenite::Message::text(text.to_string())).await.unwrap();
+    }
+
     pub async fn send(&mut self, v: Value) {
         client::send(&mut self.ws, &v).await.unwrap();
     }

@@ -1,0 +1,136 @@
+//! `plateau serve` (the game server) and `plateau loadtest` (its load tool).
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, ValueEnum};
+
+/// How hard the server makes commits durable.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SyncArg {
+    /// Sync every commit to the disk: survives a power cut.
+    Full,
+    /// Leave syncing to the operating system: survives kill -9, not a power cut.
+    Normal,
+}
+
+/// `plateau serve`.
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Where to listen (port 0: any free port; the address is printed).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// The database: sqlite://PATH (the file and its directory are created).
+    #[arg(long, default_value = "sqlite://data/plateau.sqlite")]
+    pub db: String,
+    /// Threads for the computer players (default: one per core).
+    #[arg(long)]
+    pub ai_threads: Option<usize>,
+    /// How commits are made durable: normal survives the server being killed, full also a power cut.
+    #[arg(long, value_enum, default_value = "normal")]
+    pub sync: SyncArg,
+}
+
+/// `plateau loadtest`.
+#[derive(Args)]
+pub struct LoadtestArgs {
+    /// The server to load (on this machine).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Concurrent games between random movers (two WebSockets each).
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// Seconds to measure, after every game has started.
+    #[arg(long, default_value_t = 30)]
+    pub duration: u64,
+    /// Moves per second offered in all (default: 5 a second per game); 0: as fast as the server answers.
+    #[arg(long)]
+    pub rate: Option<f64>,
+    /// The game to play.
+    #[arg(long, default_value = "abalone")]
+    pub game: String,
+    /// An option of the games, as name=value (repeatable; default for Abalone: max-plies=200).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+    /// Games between two computer players to run alongside.
+    #[arg(long, default_value_t = 0)]
+    pub computer_games: usize,
+    /// The computer players of those games.
+    #[arg(long, default_value = "greedy")]
+    pub computer_player: String,
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the async runtime")
+}
+
+/// Run the server until Ctrl-C or SIGTERM.
+pub fn serve(args: ServeArgs) -> Result<()> {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    plateau_server::raise_fd_limit();
+    let mut config = plateau_server::Config { addr: args.addr, db: args.db, ..Default::default() };
+    if let Some(n) = args.ai_threads {
+        config.ai_threads = n;
+    }
+    config.durability = match args.sync {
+        SyncArg::Full => plateau_server::Durability::Full,
+        SyncArg::Normal => plateau_server::Durability::Normal,
+    };
+    runtime()?.block_on(async move {
+        let server = plateau_server::start(config).await?;
+        println!("plateau: listening on http://{}", server.addr());
+        if server.resumed() > 0 {
+            println!("plateau: resumed {} games with computer seats", server.resumed());
+        }
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        server.run_until_signal().await.context("serving")?;
+        Ok(())
+    })
+}
+
+/// Run the load tool against a running server and print the figures.
+pub fn loadtest(args: LoadtestArgs) -> Result<()> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if let Some(r) = args.rate
+        && !(r.is_finite() && r >= 0.0)
+    {
+        bail!("--rate must be a number of moves per second, 0 or more");
+    }
+    let mut options = Vec::new();
+    for o in &args.options {
+        let (k, v) = plateau_core::Options::parse_pair(o)?;
+        options.push((k, v));
+    }
+    if options.is_empty() && args.game.eq_ignore_ascii_case("abalone") {
+        options.push(("max-plies".to_string(), "200".to_string()));
+    }
+    plateau_server::raise_fd_limit();
+    let cfg = plateau_server::loadtest::LoadConfig {
+        addr: args.addr,
+        games: args.games,
+        duration: Duration::from_secs(args.duration),
+        rate: args.rate.unwrap_or(5.0 * args.games as f64),
+        game: args.game,
+        options,
+        computer_games: args.computer_games,
+        computer_player: args.computer_player,
+    };
+    let opts: Vec<String> = cfg.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    println!(
+        "loadtest: {} games of {} ({}) against {} for {} s",
+        cfg.games,
+        cfg.game,
+        if opts.is_empty() { "default options".to_string() } else { opts.join(" ") },
+        cfg.addr,
+        args.duration
+    );
+    let report = runtime()?.block_on(plateau_server::loadtest::run(cfg)).map_err(anyhow::Error::msg)?;
+    println!("{report}");
+    Ok(())
+}
