@@ -5,6 +5,7 @@
 
 mod engine;
 mod play;
+mod serve;
 
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -58,6 +59,10 @@ enum Command {
     },
     /// Play a game in the terminal.
     Play(play::PlayArgs),
+    /// Run the game server (HTTP JSON API, one WebSocket per game, SQLite).
+    Serve(serve::ServeArgs),
+    /// Load a running server with many games between random movers and measure it.
+    Loadtest(serve::LoadtestArgs),
     /// Search a position and print the chosen move alone on the last line.
     Bestmove(engine::BestmoveArgs),
     /// Play many games between computer players and measure their strength.
@@ -143,6 +148,8 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Play(args) => play::play(&registry, args),
+        Command::Serve(args) => serve::serve(args),
+        Command::Loadtest(args) => serve::loadtest(args),
         Command::Bestmove(args) => engine::bestmove(&registry, args),
         Command::Arena(args) => engine::arena(&registry, args),
     }
