@@ -48,6 +48,15 @@ for (const [game, moves] of [['abalone', 4], ['colorito', 4], ['kabaleo', 4], ['
     const history = await page.locator('.moves li').count();
     assert.ok(history >= 2 * Math.min(moves, 2), `moves listed: ${history}`);
     await shot(page, `${game}-vs-computer`);
+    // What a selection offers: click the middle selectable element.
+    if (p.state.status === 'live' && p.state.to_move === p.state.you) {
+      const sel = page.locator('svg.board [data-id].selectable');
+      const n = await sel.count();
+      if (n) {
+        await sel.nth(Math.floor(n / 2)).click();
+        await shot(page, `${game}-vs-computer-selected`);
+      }
+    }
     // The same page on a phone.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(100);

@@ -315,20 +315,31 @@ class GamePage {
 
   // ---------------------------------------------------------------- navigation
 
-  async go(ply) {
+  go(ply) {
     const n = this.history.length;
     if (ply === null || ply >= n) {
       this.viewing = null;
+      clearTimeout(this.goTimer);
       this.render();
       return;
     }
     ply = Math.max(0, ply);
     this.viewing = ply;
+    // Show the choice at once; fetch the position when the steps stop (a
+    // held arrow key makes many).
+    this.renderStatus();
+    this.renderMoves();
+    clearTimeout(this.goTimer);
+    this.goTimer = setTimeout(() => this.load(ply), this.positions.has(ply) ? 0 : 60);
+  }
+
+  async load(ply) {
     try {
       const [p, prev] = await Promise.all([this.position(ply), ply > 0 ? this.position(ply - 1) : null]);
       if (this.viewing !== ply) return;
       this.shown = { view: p.view, prev: prev && prev.view, last: p.last_move, toMove: p.to_move, ply };
     } catch (e) {
+      if (this.viewing !== ply) return;
       toast(e.message, 'error');
       this.viewing = null;
     }

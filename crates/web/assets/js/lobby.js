@@ -219,7 +219,7 @@ class Lobby {
         h('option', { value: 'me', selected: choice === 'me' }, t('lobby.me')),
         h('option', { value: 'open', selected: choice === 'open' }, t('lobby.open')),
         (info.levels || []).map((l) => h('option', { value: `ai:${l.level}`, selected: choice === `ai:${l.level}` },
-          t('lobby.computer', { n: l.level, label: levelLabel(l.level) }))));
+          t('lobby.computer', { n: l.level, label: getLang() === 'en' ? l.label : levelLabel(l.level) }))));
         seats.append(h('label', { class: 'seat' },
           h('span', { class: 'row' }, h('span', { class: 'chip', style: `background:${d.seatColour(i, this.setup.view)}` }),
             d.seatName ? d.seatName(i, seat.name, t) : seat.name),
