@@ -28,7 +28,7 @@ pub struct ServeArgs {
     #[arg(long)]
     pub ai_threads: Option<usize>,
     /// How commits are made durable: normal survives the server being killed, full also a power cut.
-    #[arg(long, value_enum, default_value = "normal")]
+    #[arg(long, value_enum, default_value = "full")]
     pub sync: SyncArg,
 }
 

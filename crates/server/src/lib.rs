@@ -101,7 +101,7 @@ impl Default for Config {
         Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: "sqlite://data/plateau.sqlite".to_string(),
-            durability: Durability::Normal,
+            durability: Durability::Full,
             ai_threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             limits: Limits::default(),
             ui: None,

@@ -251,7 +251,7 @@ async fn seat_client(sh: Arc<Shared>, mut id: String, token: String, mut slot: A
                 return;
             }
         };
-        if client::send(&mut ws, &json!({ "type": "hello", "token": token })).await.is_err() {
+        if client::send(&mut ws, &json!({ "type": "hello", "token": token, "gestures": false })).await.is_err() {
             counters.error("hello failed".into());
             return;
         }

@@ -3,9 +3,9 @@
 //! A fixed number of plain threads (never the async runtime's), fed by one FIFO
 //! queue: a game whose computer seat must move sends a job (its player and a
 //! copy of the match) and gets the player back with its choice. The threads run
-//! at a lower scheduling priority (nice 10 on Linux), so that searches use the
-//! processor the request handling leaves free and many computer games at once
-//! never delay the moves of people. At most one job per game is queued at a
+//! at the lowest scheduling priority (`SCHED_IDLE` on Linux), so that searches
+//! use only the processor time the request handling leaves free and many
+//! computer games at once never delay the moves of people. At most one job per game is queued at a
 //! time, so the queue is bounded by the number of games; the order is first
 //! come, first served.
 
@@ -100,10 +100,16 @@ impl AiPool {
 
 #[cfg(target_os = "linux")]
 fn lower_priority() {
-    // On Linux the nice value is per thread: this lowers only the calling one.
-    // SAFETY: setpriority has no memory-safety preconditions.
+    // SCHED_IDLE: the thread runs only on processor time nothing else of
+    // normal priority wants, and yields at once when a request needs it. On
+    // Linux the policy and the nice value are per thread: this changes only
+    // the calling one. If the policy is refused, fall back to nice 19.
+    // SAFETY: sched_setscheduler and setpriority only read the values passed.
     unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+        let param = libc::sched_param { sched_priority: 0 };
+        if libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) != 0 {
+            libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+        }
     }
 }
 

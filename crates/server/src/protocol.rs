@@ -16,6 +16,11 @@ pub enum ClientMsg {
         /// The last version seen.
         #[serde(default)]
         version: Option<u64>,
+        /// Whether to send, with the legal moves, how each is made by pointing
+        /// (`legal`: `{"move", "select", "targets"}`); default true. Programs
+        /// that only need the notation say false.
+        #[serde(default)]
+        gestures: Option<bool>,
     },
     /// Play a move, in the game's notation, on the state of `version`.
     Move {
@@ -119,7 +124,7 @@ mod tests {
         let m: ClientMsg = serde_json::from_str(r#"{"type":"move","move":"a1b2","version":3}"#).unwrap();
         assert_eq!(m, ClientMsg::Move { mv: "a1b2".into(), version: 3 });
         let h: ClientMsg = serde_json::from_str(r#"{"type":"hello"}"#).unwrap();
-        assert_eq!(h, ClientMsg::Hello { token: None, version: None });
+        assert_eq!(h, ClientMsg::Hello { token: None, version: None, gestures: None });
         assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"move","move":"a1b2"}"#).is_err());
         assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"fly"}"#).is_err());
         assert_eq!(serde_json::from_str::<ClientMsg>(r#"{"type":"resign","id":1}"#).unwrap(), ClientMsg::Resign);

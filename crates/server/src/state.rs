@@ -432,7 +432,7 @@ impl Shared {
             .map_err(ApiError::storage)?;
         let id = row.id.clone();
         let table = Table::new(self.clone(), row, &seats, m, players);
-        let state = table.state_json(creator, true);
+        let state = table.state_json(creator, true, true);
         self.install(table);
         Ok(Created { id, seat: creator, token, state })
     }

@@ -30,6 +30,7 @@ pub(crate) enum Cmd {
     Subscribe {
         token: Option<String>,
         since: Option<u64>,
+        gestures: bool,
         tx: mpsc::Sender<Utf8Bytes>,
         reply: oneshot::Sender<Result<Subscribed, ApiError>>,
     },
@@ -101,6 +102,7 @@ impl SeatSlot {
 struct Sub {
     id: u64,
     seat: Option<Seat>,
+    gestures: bool,
     tx: mpsc::Sender<Utf8Bytes>,
 }
 
@@ -126,6 +128,9 @@ pub(crate) struct Table {
     rematch_offers: Vec<Seat>,
     subs: Vec<Sub>,
     ai: Option<AiWait>,
+    /// Whether whoever acts now wants gestures with the legal moves (for the
+    /// state attached to a refusal).
+    acting_gestures: bool,
 }
 
 /// Milliseconds since 1970.
@@ -213,6 +218,7 @@ impl Table {
             rematch_offers: Vec::new(),
             subs: Vec::new(),
             ai: None,
+            acting_gestures: true,
         };
         t.set_meta();
         t
@@ -341,24 +347,30 @@ impl Table {
 
     async fn handle(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Subscribe { token, since, tx, reply } => {
-                let r = self.subscribe(token.as_deref(), since, tx);
+            Cmd::Subscribe { token, since, gestures, tx, reply } => {
+                let r = self.subscribe(token.as_deref(), since, gestures, tx);
                 let _ = reply.send(r);
             }
             Cmd::Unsubscribe { sub } => self.drop_sub(sub),
             Cmd::Sync { sub } => {
-                if let Some(seat) = self.subs.iter().find(|s| s.id == sub).map(|s| s.seat) {
-                    let frame = json!({ "type": "state", "state": self.state_json(seat, true) });
+                if let Some((seat, g)) = self.subs.iter().find(|s| s.id == sub).map(|s| (s.seat, s.gestures)) {
+                    let frame = json!({ "type": "state", "state": self.state_json(seat, true, g) });
                     self.send_to(sub, &frame);
                 }
             }
             Cmd::Act { who, action, reply } => {
                 let (seat, sub) = match who {
                     Who::Sub(id) => match self.subs.iter().find(|s| s.id == id) {
-                        Some(s) => (Ok(s.seat), Some(id)),
+                        Some(s) => {
+                            self.acting_gestures = s.gestures;
+                            (Ok(s.seat), Some(id))
+                        }
                         None => return,
                     },
-                    Who::Token(t) => (self.auth(Some(&t)), None),
+                    Who::Token(t) => {
+                        self.acting_gestures = true;
+                        (self.auth(Some(&t)), None)
+                    }
                 };
                 let r = match seat {
                     Ok(seat) => self.act(seat, action).await,
@@ -382,7 +394,7 @@ impl Table {
             }
             Cmd::Query { token, what, reply } => {
                 let r = self.auth(token.as_deref()).and_then(|seat| match what {
-                    Query::State => Ok(self.state_json(seat, true)),
+                    Query::State => Ok(self.state_json(seat, true, true)),
                     Query::Record => Ok(self.record_json(seat)),
                     Query::Position(ply) => self.position_json(seat, ply),
                 });
@@ -409,6 +421,7 @@ impl Table {
         &mut self,
         token: Option<&str>,
         since: Option<u64>,
+        gestures: bool,
         tx: mpsc::Sender<Utf8Bytes>,
     ) -> Result<Subscribed, ApiError> {
         let seat = self.auth(token)?;
@@ -433,12 +446,12 @@ impl Table {
         {
             self.presence(s, true);
         }
-        self.subs.push(Sub { id, seat, tx });
+        self.subs.push(Sub { id, seat, gestures, tx });
         let mut welcome = json!({
             "type": "welcome",
             "you": seat,
             "resync": events.is_none(),
-            "state": self.state_json(seat, true),
+            "state": self.state_json(seat, true, gestures),
         });
         if let Some(evs) = events {
             welcome["events"] = Value::Array(evs);
@@ -513,7 +526,7 @@ impl Table {
     }
 
     /// Everything `seat` (or a spectator) may know of the game.
-    pub(crate) fn state_json(&self, seat: Option<Seat>, history: bool) -> Value {
+    pub(crate) fn state_json(&self, seat: Option<Seat>, history: bool, gestures: bool) -> Value {
         let info = self.m.info();
         let mut v = json!({
             "id": self.row.id,
@@ -542,9 +555,11 @@ impl Table {
         if let Some(s) = seat
             && self.to_move() == Some(s)
         {
-            let (moves, gestures) = self.legal_json();
+            let (moves, legal) = self.legal_json(gestures);
             v["legal_moves"] = moves;
-            v["legal"] = gestures;
+            if gestures {
+                v["legal"] = legal;
+            }
         }
         if history {
             v["history"] = Value::from(self.m.history());
@@ -555,7 +570,10 @@ impl Table {
 
     /// The legal moves in notation, and with how each is made by pointing
     /// (`{"move", "select", "targets"}`).
-    fn legal_json(&self) -> (Value, Value) {
+    fn legal_json(&self, with_gestures: bool) -> (Value, Value) {
+        if !with_gestures {
+            return (Value::from(self.m.legal_moves()), Value::Null);
+        }
         let gestures = catch(|| self.m.legal_gestures()).unwrap_or_default();
         let moves = gestures.iter().map(|(m, _)| Value::from(m.as_str())).collect();
         let legal =
@@ -680,12 +698,15 @@ impl Table {
         // compute it once.
         let shared_view = (!self.m.info().hidden).then(|| self.m.view(Reader::Spectator).to_string());
         let to_move = self.to_move();
-        let mut legal: Option<(String, String)> = None;
-        let mut cache: Vec<(Option<Seat>, Utf8Bytes)> = Vec::new();
+        let mut legal: Option<String> = None;
+        let mut gestures: Option<String> = None;
+        let mut cache: Vec<((Option<Seat>, bool), Utf8Bytes)> = Vec::new();
         let mut dead = Vec::new();
         for i in 0..self.subs.len() {
             let seat = self.subs[i].seat;
-            let frame = match cache.iter().find(|(s, _)| *s == seat) {
+            let with_gestures = self.subs[i].gestures;
+            let key = (seat, with_gestures);
+            let frame = match cache.iter().find(|(k, _)| *k == key) {
                 Some((_, f)) => f.clone(),
                 None => {
                     let view = match &shared_view {
@@ -697,18 +718,22 @@ impl Table {
                     f.push_str(",\"view\":");
                     f.push_str(&view);
                     if seat.is_some() && seat == to_move {
-                        let (moves, gestures) = legal.get_or_insert_with(|| {
-                            let (m, g) = self.legal_json();
-                            (m.to_string(), g.to_string())
-                        });
+                        if with_gestures {
+                            if gestures.is_none() {
+                                let (m, g) = self.legal_json(true);
+                                legal = Some(m.to_string());
+                                gestures = Some(g.to_string());
+                            }
+                            f.push_str(",\"legal\":");
+                            f.push_str(gestures.as_deref().unwrap_or("[]"));
+                        }
+                        let moves = legal.get_or_insert_with(|| self.legal_json(false).0.to_string());
                         f.push_str(",\"legal_moves\":");
                         f.push_str(moves);
-                        f.push_str(",\"legal\":");
-                        f.push_str(gestures);
                     }
                     f.push('}');
                     let f = Utf8Bytes::from(f);
-                    cache.push((seat, f.clone()));
+                    cache.push((key, f.clone()));
                     f
                 }
             };
@@ -755,7 +780,8 @@ impl Table {
     /// Play a move for `seat` (a person's, checked against `version`, or a
     /// computer's).
     async fn play(&mut self, seat: Seat, text: &str, version: Option<u64>) -> Result<(), ApiError> {
-        let state = |t: &Table| t.state_json(Some(seat), false);
+        let gestures = self.acting_gestures;
+        let state = |t: &Table| t.state_json(Some(seat), false, gestures);
         if self.row.status != Status::Live {
             return Err(self.not_live().with_state(state(self)));
         }
@@ -976,7 +1002,7 @@ impl Table {
         self.set_meta();
         self.publish(rows, true);
         self.maybe_start_ai();
-        Ok(Joined { seat: s, token, state: self.state_json(Some(s), true) })
+        Ok(Joined { seat: s, token, state: self.state_json(Some(s), true, true) })
     }
 
     async fn rematch(&mut self, seat: Seat) -> Result<(), ApiError> {

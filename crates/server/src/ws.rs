@@ -96,8 +96,8 @@ async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut s
             return;
         }
     };
-    let (token, since) = match hello {
-        Ok(ClientMsg::Hello { token, version }) => (token, version),
+    let (token, since, gestures) = match hello {
+        Ok(ClientMsg::Hello { token, version, gestures }) => (token, version, gestures.unwrap_or(true)),
         Ok(_) => {
             let e = ApiError::bad_request("bad_message", "the first message must be {\"type\":\"hello\", ...}");
             fail(&mut socket, &e, POLICY).await;
@@ -112,7 +112,7 @@ async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut s
     // 2. Subscribe.
     let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(limits.outbound_queue);
     let (rtx, rrx) = tokio::sync::oneshot::channel();
-    let subscribed = match table.send(Cmd::Subscribe { token, since, tx, reply: rtx }).await {
+    let subscribed = match table.send(Cmd::Subscribe { token, since, gestures, tx, reply: rtx }).await {
         Ok(()) => rrx.await.unwrap_or_else(|_| Err(ApiError::internal("the game is reloading: connect again"))),
         Err(_) => Err(ApiError::internal("the game is reloading: connect again")),
     };
