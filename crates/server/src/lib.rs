@@ -19,7 +19,7 @@
 //!
 //! # How it is built
 //!
-//! - Each game in memory is a task ([`table`](crate) module) that owns the match
+//! - Each game in memory is a task (the private `table` module) that owns the match
 //!   and does everything to it in order: check, apply, write to the database
 //!   and wait for the commit, then broadcast. Nothing is acknowledged or sent
 //!   before it is committed; a game is rebuilt after a restart by replaying its

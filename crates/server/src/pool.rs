@@ -21,7 +21,8 @@ use tokio::sync::oneshot;
 pub type JobResult = (Option<Box<dyn AnyPlayer>>, Result<Choice, String>);
 
 struct Job {
-    player: Box<dyn AnyPlayer>,
+    player: Option<Box<dyn AnyPlayer>>,
+    spec: String,
     game: Box<dyn AnyMatch>,
     reply: oneshot::Sender<JobResult>,
 }
@@ -54,13 +55,25 @@ impl AiPool {
                         }
                     };
                     queued.fetch_sub(1, Ordering::Relaxed);
-                    let Job { mut player, game, reply } = job;
+                    let Job { player, spec, game, reply } = job;
                     let result = std::panic::catch_unwind(AssertUnwindSafe(move || {
-                        let choice = player.choose(&*game).map_err(|e| e.to_string());
-                        (player, choice)
+                        // A player is made here, off the async runtime (a
+                        // search's tables take time to allocate).
+                        let made = match player {
+                            Some(p) => Ok(p),
+                            None => crate::state::make_player(game.info().name, &spec)
+                                .or_else(|_| crate::state::make_player(game.info().name, "random")),
+                        };
+                        match made {
+                            Ok(mut player) => {
+                                let choice = player.choose(&*game).map_err(|e| e.to_string());
+                                (Some(player), choice)
+                            }
+                            Err(e) => (None, Err(e)),
+                        }
                     }));
                     let out: JobResult = match result {
-                        Ok((player, choice)) => (Some(player), choice),
+                        Ok(r) => r,
                         Err(_) => (None, Err("the computer player failed".to_string())),
                     };
                     let _ = reply.send(out);
@@ -73,12 +86,18 @@ impl AiPool {
         AiPool { tx: Mutex::new(tx), queued, threads }
     }
 
-    /// Queue a search; the answer comes on the returned channel.
-    pub fn submit(&self, player: Box<dyn AnyPlayer>, game: Box<dyn AnyMatch>) -> oneshot::Receiver<JobResult> {
+    /// Queue a search by `player` (or, if none, a player made from `spec`) on
+    /// `game`; the answer comes on the returned channel.
+    pub fn submit(
+        &self,
+        player: Option<Box<dyn AnyPlayer>>,
+        spec: &str,
+        game: Box<dyn AnyMatch>,
+    ) -> oneshot::Receiver<JobResult> {
         let (reply, rx) = oneshot::channel();
         self.queued.fetch_add(1, Ordering::Relaxed);
         let sent = match self.tx.lock() {
-            Ok(tx) => tx.send(Job { player, game, reply }).is_ok(),
+            Ok(tx) => tx.send(Job { player, spec: spec.to_string(), game, reply }).is_ok(),
             Err(_) => false,
         };
         if !sent {

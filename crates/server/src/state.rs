@@ -375,7 +375,12 @@ impl Shared {
                     seats.push(SeatRow { seat: i, kind: SeatKind::Human, player: None, name: None, token_hash: None });
                 }
                 SeatRequest::Computer { player } => {
-                    let p = make_player(info.name, player).map_err(|e| bad(format!("seat {i}: {e}")))?;
+                    // Made off the async runtime: a search's tables take time to allocate.
+                    let (game, spec) = (info.name, player.clone());
+                    let p = tokio::task::spawn_blocking(move || make_player(game, &spec))
+                        .await
+                        .map_err(|_| ApiError::internal("the computer player could not be made"))?
+                        .map_err(|e| bad(format!("seat {i}: {e}")))?;
                     players.push(Some(p));
                     seats.push(SeatRow {
                         seat: i,

@@ -7,10 +7,13 @@
 //! game's version. A game is rebuilt by replaying its events; nothing derived
 //! from the rules is stored except the summary columns used to list games.
 //!
-//! The SQL is portable (TEXT and BIGINT columns, `$n`-free positional binds
-//! through sqlx's query builder, no engine-specific types): a PostgreSQL
-//! backend is another implementation of [`Storage`] with the same statements
-//! and the same migration, selected by the `postgres://` URL scheme.
+//! The SQL is portable (TEXT and BIGINT columns, no engine-specific types; the
+//! writes are built with sqlx's query builder, which writes each engine's
+//! placeholders, the few reads use `?` where PostgreSQL writes `$1`): a
+//! PostgreSQL backend is another implementation of [`Storage`] with the same
+//! statements and the same migration, selected by the `postgres://` URL
+//! scheme. (Its commit would send `BEGIN`, the statements and `COMMIT` in one
+//! transaction rather than one multi-statement query.)
 //!
 //! Every write goes through the [`Writer`]: a single task that takes every write
 //! waiting, from every game, and commits them in one transaction (group

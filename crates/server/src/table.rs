@@ -1091,19 +1091,9 @@ impl Table {
         if slot.kind != SeatKind::Computer {
             return;
         }
-        let player = match slot.player.take() {
-            Some(p) => p,
-            None => match crate::state::make_player(&self.row.game, slot.spec.as_deref().unwrap_or("random"))
-                .or_else(|_| crate::state::make_player(&self.row.game, "random"))
-            {
-                Ok(p) => p,
-                Err(e) => {
-                    tracing::error!("game {}: no computer player for seat {s}: {e}", self.row.id);
-                    return;
-                }
-            },
-        };
-        let rx = self.shared.pool.submit(player, self.m.clone_box());
+        let player = slot.player.take();
+        let spec = slot.spec.clone().unwrap_or_else(|| "random".to_string());
+        let rx = self.shared.pool.submit(player, &spec, self.m.clone_box());
         self.ai = Some(AiWait { seat: s, pos_version: self.pos_version, rx });
     }
 
