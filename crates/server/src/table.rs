@@ -230,6 +230,14 @@ impl Table {
         let setup = Setup { variant: row.variant.clone(), options: row.options.clone(), seed: row.seed };
         let m = catch(|| shared.registry.new_match(&row.game, &setup))?
             .map_err(|e| ApiError::internal(format!("stored game {} cannot be set up: {e}", row.id)))?;
+        if stored.seats.len() != m.seats() || stored.seats.iter().enumerate().any(|(i, s)| s.seat != i) {
+            return Err(ApiError::internal(format!(
+                "stored game {} has {} seats where its set-up has {}",
+                row.id,
+                stored.seats.len(),
+                m.seats()
+            )));
+        }
         let mut t = Table::new(shared, row, &stored.seats, m, Vec::new());
         for e in stored.events {
             match e.kind.as_str() {
@@ -435,7 +443,7 @@ impl Table {
         let catchup = self.shared.limits.catchup;
         let events: Option<Vec<Value>> = match since {
             Some(v) if v <= self.version && self.version - v <= catchup => {
-                Some(self.events[v as usize..].iter().map(event_json).collect())
+                Some(self.events.get(v as usize..).unwrap_or_default().iter().map(event_json).collect())
             }
             _ => None,
         };

@@ -61,16 +61,27 @@ pub(crate) async fn upgrade(
         .into_response())
 }
 
+/// A client that does not read for this long is dropped.
+const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Send, or fail if the client has not taken the frame in time.
+async fn send(socket: &mut WebSocket, m: Message) -> Result<(), ()> {
+    match tokio::time::timeout(SEND_TIMEOUT, socket.send(m)).await {
+        Ok(Ok(())) => Ok(()),
+        _ => Err(()),
+    }
+}
+
 fn text(v: &Value) -> Message {
     Message::Text(Utf8Bytes::from(v.to_string()))
 }
 
 async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
-    let _ = socket.send(Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from(reason) }))).await;
+    let _ = send(socket, Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from(reason) }))).await;
 }
 
 async fn fail(socket: &mut WebSocket, e: &ApiError, code: u16) {
-    let _ = socket.send(text(&e.frame())).await;
+    let _ = send(socket, text(&e.frame())).await;
     close(socket, code, e.code).await;
 }
 
@@ -124,7 +135,7 @@ async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut s
             return;
         }
     };
-    if socket.send(Message::Text(sub.welcome)).await.is_err() {
+    if send(&mut socket, Message::Text(sub.welcome)).await.is_err() {
         let _ = table.send(Cmd::Unsubscribe { sub: sub.sub }).await;
         return;
     }
@@ -138,7 +149,7 @@ async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut s
         tokio::select! {
             out = rx.recv() => match out {
                 Some(frame) => {
-                    if socket.send(Message::Text(frame)).await.is_err() {
+                    if send(&mut socket, Message::Text(frame)).await.is_err() {
                         break;
                     }
                 }
@@ -162,7 +173,7 @@ async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut s
                     Message::Text(t) => t,
                     Message::Binary(_) => {
                         let e = ApiError::bad_request("bad_message", "send JSON text frames");
-                        if socket.send(text(&e.frame())).await.is_err() {
+                        if send(&mut socket, text(&e.frame())).await.is_err() {
                             break;
                         }
                         continue;
@@ -176,7 +187,7 @@ async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut s
                         close(&mut socket, POLICY, "rate limit").await;
                         break;
                     }
-                    if socket.send(text(&ApiError::rate_limited().frame())).await.is_err() {
+                    if send(&mut socket, text(&ApiError::rate_limited().frame())).await.is_err() {
                         break;
                     }
                     continue;
@@ -205,7 +216,7 @@ async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut s
                     },
                 };
                 if let Some(r) = reply
-                    && socket.send(text(&r)).await.is_err()
+                    && send(&mut socket, text(&r)).await.is_err()
                 {
                     break;
                 }
@@ -215,7 +226,7 @@ async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut s
                     close(&mut socket, POLICY, "silent for too long").await;
                     break;
                 }
-                if socket.send(Message::Ping(Default::default())).await.is_err() {
+                if send(&mut socket, Message::Ping(Default::default())).await.is_err() {
                     break;
                 }
             }
