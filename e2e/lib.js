@@ -215,3 +215,19 @@ export async function playAnyByClicks(p, pick = (n) => Math.floor(Math.random() 
 export async function shot(page, name) {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
+
+/** Make `text` by dragging from its one selected element to its target. */
+export async function dragMove(p, text) {
+  await myTurn(p);
+  const g = p.legal.find((m) => m.move === text);
+  if (!g || g.select.length !== 1) throw new Error(`${text}: not a move of one piece`);
+  const before = p.state.ply;
+  const box = async (id) => p.page.locator(`svg.board [data-id="${id}"]`).first().boundingBox();
+  const a = await box(g.select[0]);
+  const b = await box(g.targets[0]);
+  await p.page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await p.page.mouse.down();
+  await p.page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+  await p.page.mouse.up();
+  await until(() => p.state && p.state.ply > before, `move ${text} to be played by dragging`);
+}
