@@ -26,7 +26,16 @@ async function createOpen(page, game, options = {}) {
   await page.goto(server.url + '/');
   await page.locator(`.game-card[data-game="${game}"]`).click();
   if (Object.keys(options).length) await page.locator('details.options summary').click();
-  for (const [k, v] of Object.entries(options)) await page.locator(`[name="opt-${k}"]`).fill(String(v));
+  for (const [k, v] of Object.entries(options)) {
+    // Typed in two goes with a pause: the form keeps the field (and its focus) while the server checks it.
+    const field = page.locator(`[name="opt-${k}"]`);
+    const text = String(v);
+    await field.click();
+    await field.pressSequentially(text.slice(0, 1));
+    await page.waitForTimeout(400);
+    await page.keyboard.type(text.slice(1));
+    assert.equal(await field.inputValue(), text);
+  }
   await page.locator('select[name="seat-1"]').waitFor();
   await page.locator('select[name="seat-0"]').selectOption('me');
   await page.locator('select[name="seat-1"]').selectOption('open');

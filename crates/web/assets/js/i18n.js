@@ -45,6 +45,8 @@ const en = {
   'lobby.seedHelp': 'The set-up of this game is drawn from this number (empty: at random).',
   'lobby.on': 'on',
   'lobby.off': 'off',
+  'lobby.cpu': 'computer {n}',
+  'lobby.openSeat': 'open',
 
   'game.loading': 'Loading the game…',
   'game.notFound': 'This game cannot be shown',
@@ -195,6 +197,8 @@ const fr = {
   'lobby.seedHelp': 'La mise en place de la partie est tirée de ce nombre (vide : au hasard).',
   'lobby.on': 'oui',
   'lobby.off': 'non',
+  'lobby.cpu': 'ordinateur {n}',
+  'lobby.openSeat': 'libre',
 
   'game.loading': 'Chargement de la partie…',
   'game.notFound': 'Impossible d’afficher cette partie',

@@ -95,7 +95,7 @@ class Lobby {
       while (this.seatChoice.length < n) this.seatChoice.push(this.seatChoice.length === 0 ? 'me' : 'ai:3');
       this.seatChoice.length = n;
       if (n && !this.seatChoice.includes('me') && this.seatChoice.some((c) => c === 'open')) this.seatChoice[this.seatChoice.indexOf('open')] = 'me';
-      this.renderForm();
+      this.renderSeats();
     }, 150);
   }
 
@@ -200,10 +200,29 @@ class Lobby {
     const presets = new Map((variant ? variant.options : []).map(([k, v]) => [k, v]));
     const options = h('details', { class: 'options' }, h('summary', {}, t('lobby.options')),
       info.options.map((o) => this.optionField(g, o, presets.get(o.name))));
-    if (Object.keys(this.sentOptions()).length) options.open = true;
+    options.open = this.optionsOpen || Object.keys(this.sentOptions()).length > 0;
+    options.addEventListener('toggle', () => { this.optionsOpen = options.open; });
 
+    const name = h('label', { class: 'field' }, h('span', {}, t('lobby.name')),
+      h('input', {
+        type: 'text', name: 'name', maxlength: 40, value: playerName.get(), placeholder: t('lobby.namePlaceholder'),
+        oninput: (e) => playerName.set(e.target.value),
+      }));
+    this.seatsBox = h('div');
+    fill(this.formBox,
+      cards,
+      h('p', { class: 'small' }, h('a', { href: `/rules/${g}`, 'data-link': '' }, t('lobby.rules', { game: info.title }))),
+      variantField, options, name, this.seatsBox);
+    this.renderSeats();
+  }
+
+  /** The seats, what is wrong with the configuration, and the button. */
+  renderSeats() {
+    if (!this.seatsBox) return;
+    const info = this.info;
+    const g = info.name;
     const seats = h('div', { class: 'seats-form' }, h('div', { class: 'field' }, h('span', {}, t('lobby.seats'))));
-    if (this.setup) {
+    if (this.setup && this.setup.game === g) {
       const d = drawing(g);
       this.setup.seats.forEach((seat, i) => {
         const choice = this.seatChoice[i];
@@ -213,7 +232,7 @@ class Lobby {
             const v = e.target.value;
             if (v === 'me') this.seatChoice = this.seatChoice.map((c) => (c === 'me' ? 'open' : c));
             this.seatChoice[i] = v;
-            this.renderForm();
+            this.renderSeats();
           },
         },
         h('option', { value: 'me', selected: choice === 'me' }, t('lobby.me')),
@@ -228,20 +247,12 @@ class Lobby {
     }
     const humans = this.seatChoice.filter((c) => !c.startsWith('ai:')).length;
     const needMe = humans > 0 && !this.seatChoice.includes('me');
-    const name = h('label', { class: 'field' }, h('span', {}, t('lobby.name')),
-      h('input', {
-        type: 'text', name: 'name', maxlength: 40, value: playerName.get(), placeholder: t('lobby.namePlaceholder'),
-        oninput: (e) => playerName.set(e.target.value),
-      }));
     const create = h('button', { type: 'button', class: 'primary', 'data-action': 'create', disabled: !this.setup || !!this.setupError || needMe }, t('lobby.create'));
     create.addEventListener('click', () => this.create(create));
-    fill(this.formBox, 
-      cards,
-      h('p', { class: 'small' }, h('a', { href: `/rules/${g}`, 'data-link': '' }, t('lobby.rules', { game: info.title }))),
-      variantField, options, seats,
+    fill(this.seatsBox, seats,
       needMe ? h('p', { class: 'help' }, t('lobby.needMe')) : null,
       this.setupError ? h('p', { class: 'error', role: 'alert' }, this.setupError) : null,
-      name, h('div', { class: 'row' }, create));
+      h('div', { class: 'row', style: 'margin:.4rem 0' }, create));
   }
 
   optionField(game, o, preset) {
@@ -294,7 +305,8 @@ class Lobby {
     const mine = tokens.get(gm.id) !== null;
     const who = gm.seats.map((s) => {
       const seatName = d.seatName ? d.seatName(s.seat, null, t) : `#${s.seat + 1}`;
-      const p = s.kind === 'computer' ? (s.spec || 'computer') : s.open ? '…' : (s.player || '?');
+      const lvl = /^ai:(\d)$/.exec(s.spec || '');
+      const p = s.kind === 'computer' ? (lvl ? t('lobby.cpu', { n: lvl[1] }) : s.spec || 'computer') : s.open ? t('lobby.openSeat') : (s.player || t('seat.person'));
       return `${seatName}: ${p}`;
     }).join(' · ');
     let action;
