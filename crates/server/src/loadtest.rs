@@ -263,7 +263,9 @@ async fn seat_client(sh: Arc<Shared>, mut id: String, token: String, mut slot: A
         let mut asked_rematch = false;
         let mut resigned = false;
         loop {
-            let text = match client::recv(&mut ws, Duration::from_secs(30)).await {
+            let wait =
+                if counters.stop.load(Ordering::Relaxed) { Duration::from_secs(3) } else { Duration::from_secs(30) };
+            let text = match client::recv(&mut ws, wait).await {
                 client::Incoming::Frame(t, _) => t,
                 client::Incoming::Closed(code) => {
                     if !counters.stop.load(Ordering::Relaxed) {
@@ -339,6 +341,10 @@ async fn seat_client(sh: Arc<Shared>, mut id: String, token: String, mut slot: A
                 if status == "live" && !resigned {
                     resigned = true;
                     let _ = client::send(&mut ws, &json!({ "type": "resign" })).await;
+                    continue;
+                }
+                if status == "finished" && asked_rematch {
+                    // The rematch asked for may still come: follow it, to resign it.
                     continue;
                 }
                 let _ = client::send(&mut ws, &json!({ "type": "ping" })).await;
