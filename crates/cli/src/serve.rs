@@ -71,7 +71,9 @@ pub fn serve(args: ServeArgs) -> Result<()> {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
     plateau_server::raise_fd_limit();
-    let mut config = plateau_server::Config { addr: args.addr, db: args.db, ..Default::default() };
+    // The web interface (lobby, game pages, rules) is served at `/`.
+    let mut config =
+        plateau_server::Config { addr: args.addr, db: args.db, ui: Some(plateau_web::router()), ..Default::default() };
     if let Some(n) = args.ai_threads {
         config.ai_threads = n;
     }
