@@ -7,3 +7,20 @@ cd "$(dirname "$0")/.."
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --release
+
+# The browser tests of the web interface (e2e/): Playwright (the playwright-core
+# npm package, never a downloaded browser) drives Debian's Chromium, headless,
+# against the real `plateau serve` (release build) on a free port with a
+# temporary database. Screenshots go to e2e/artifacts/.
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "the browser tests need Debian's chromium: apt-get install chromium (as root)" >&2
+    exit 1
+  fi
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+fi
+command -v npm >/dev/null || { echo "the browser tests need Node.js and npm" >&2; exit 1; }
+(cd e2e && npm ci --no-audit --no-fund)
+cargo build --release -p plateau
+(cd e2e && node --test --test-concurrency=1 tests/)
