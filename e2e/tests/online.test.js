@@ -70,6 +70,9 @@ test('abalone online: two players through the invite link, to the end, with a sp
   assert.equal(eve.state.you, null);
   assert.equal(await eve.page.locator('[data-action="join"]').count(), 0);
   await eve.page.locator('.statusbar', { hasText: 'You are watching' }).waitFor();
+  // The players see that someone watches.
+  await ann.page.locator('[data-spectators="1"]').waitFor();
+  await bob.page.locator('[data-spectators="1"]').waitFor();
   // Bob's page is in French (his browser's language).
   await bob.page.locator('.turn', { hasText: 'Au tour de' }).waitFor();
 

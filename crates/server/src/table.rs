@@ -455,6 +455,9 @@ impl Table {
             self.presence(s, true);
         }
         self.subs.push(Sub { id, seat, gestures, tx });
+        if seat.is_none() {
+            self.spectators_changed();
+        }
         let mut welcome = json!({
             "type": "welcome",
             "you": seat,
@@ -485,6 +488,24 @@ impl Table {
             && !self.online(s)
         {
             self.presence(s, false);
+        }
+        if sub.seat.is_none() {
+            self.spectators_changed();
+        }
+    }
+
+    /// The number of spectators watching (sockets without a seat).
+    fn spectators(&self) -> usize {
+        self.subs.iter().filter(|s| s.seat.is_none()).count()
+    }
+
+    /// Tell the seated players how many watch. (Spectators learn it from the
+    /// state and the next update: telling every watcher of every arrival
+    /// would cost the square of the watchers.)
+    fn spectators_changed(&mut self) {
+        let frame = Utf8Bytes::from(json!({ "type": "spectators", "count": self.spectators() }).to_string());
+        for s in self.subs.iter().filter(|s| s.seat.is_some()) {
+            let _ = s.tx.try_send(frame.clone());
         }
     }
 
@@ -548,6 +569,7 @@ impl Table {
             "to_move": self.to_move(),
             "you": seat,
             "seats": self.seats_json(),
+            "spectators": self.spectators(),
             "has_draws": info.has_draws,
             "draw_offers": self.draw_offers,
             "rematch_offers": self.rematch_offers,
@@ -600,6 +622,7 @@ impl Table {
             "status": self.row.status,
             "to_move": self.to_move(),
             "draw_offers": self.draw_offers,
+            "spectators": self.spectators(),
         });
         if self.row.status == Status::Finished {
             v["result"] = self.result_json();

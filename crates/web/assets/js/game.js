@@ -192,6 +192,12 @@ class GamePage {
           this.renderSeats();
         }
         break;
+      case 'spectators':
+        if (this.st) {
+          this.st.spectators = m.count;
+          this.renderSeats();
+        }
+        break;
       case 'error':
         if (m.code === 'bad_token') {
           tokens.forget(this.id);
@@ -251,6 +257,7 @@ class GamePage {
       draw_offers: m.draw_offers || [], view: m.view,
     });
     if ('result' in m) s.result = m.result;
+    if ('spectators' in m) s.spectators = m.spectators;
     if (m.seats) s.seats = m.seats;
     if (m.rematch) s.rematch = m.rematch;
     if (m.rematch_offers) s.rematch_offers = m.rematch_offers;
@@ -544,7 +551,10 @@ class GamePage {
           h('div', { class: 'kind' }, this.seatKind(seat))),
         h('span', { class: ['dot', seat.online ? 'on' : ''], title: seat.online ? t('seat.online') : t('seat.offline') })));
     });
-    fill(this.el.seats, h('h3', {}, t('game.seats')), list);
+    const watching = typeof s.spectators === 'number'
+      ? h('div', { class: 'muted small', 'data-spectators': s.spectators, style: 'margin-top:.3rem' }, t('game.spectators', { n: s.spectators }))
+      : null;
+    fill(this.el.seats, h('h3', {}, t('game.seats')), list, watching);
   }
 
   renderExtra() {
