@@ -94,7 +94,8 @@ function draw(view, ctx) {
   }
   for (const c of view.dots) {
     const [x, y] = at(...cellFR(c));
-    svg.append(s('circle', { cx: x, cy: y, r: 0.3, fill: '#d81e12', 'data-dot': c }));
+    // A printed dot: flat, smaller than a stone.
+    svg.append(s('circle', { cx: x, cy: y, r: 0.2, fill: '#e0281a', 'data-dot': c }));
   }
   // The plate: a panel with 64 holes (the sheet shows through).
   const [ox, oy] = OFFSET[view.plate] || [0, 0];
@@ -120,7 +121,7 @@ function draw(view, ctx) {
     const b = at(...cellFR(cells[cells.length - 1]));
     return s('line', { class: cls, x1: a[0], y1: a[1], x2: b[0], y2: b[1], 'stroke-linecap': 'round', 'pointer-events': 'none', ...attrs });
   };
-  for (const l of view.lines_made || []) svg.append(lineMark(l, 'line-made', { stroke: '#ffd23f', 'stroke-width': 0.9, 'stroke-opacity': 0.75 }));
+  for (const l of view.lines_made || []) svg.append(lineMark(l, 'line-made', { stroke: '#8e5cf7', 'stroke-width': 0.92, 'stroke-opacity': 0.42 }));
   const redStones = new Set(view.red_stones);
   const stopAt = new Map();
   view.stop_stones.forEach((cells, seat) => cells.forEach((c) => stopAt.set(c, seat)));
@@ -154,14 +155,14 @@ function draw(view, ctx) {
       const parts = [s('rect', { class: 'hit', x: r3(x - 0.5), y: r3(y - 0.5), width: 1, height: 1 })];
       if (redStones.has(id)) {
         parts.push(s('circle', { cx: r3(x + 0.03), cy: r3(y + 0.05), r: 0.36, fill: '#000', opacity: 0.3 }));
-        parts.push(s('circle', { class: 'stone red', cx: x, cy: y, r: 0.36, fill: red, stroke: '#6b0d06', 'stroke-width': 0.03 }));
+        parts.push(s('circle', { class: 'stone red', cx: x, cy: y, r: 0.37, fill: red, stroke: '#6b0d06', 'stroke-width': 0.04 }));
       } else if (stopAt.has(id)) {
         const seat = stopAt.get(id);
         parts.push(s('circle', { cx: r3(x + 0.03), cy: r3(y + 0.05), r: 0.36, fill: '#000', opacity: 0.3 }));
         parts.push(s('rect', { class: 'stone stop', 'data-seat': seat, x: r3(x - 0.3), y: r3(y - 0.3), width: 0.6, height: 0.6, rx: 0.1, transform: `rotate(45 ${x} ${y})`, fill: stops[seat], stroke: '#0a1f4d', 'stroke-width': 0.03 }));
         parts.push(s('text', { x, y: r3(y + 0.11), 'font-size': 0.3, 'text-anchor': 'middle', fill: '#fff', 'font-weight': 700 }, String(seat + 1)));
       }
-      if (redCircles.has(id)) parts.push(s('circle', { class: 'red-circle', cx: x, cy: y, r: 0.44, fill: 'none', stroke: '#d81e12', 'stroke-width': 0.05, 'stroke-opacity': 0.8 }));
+      if (redCircles.has(id)) parts.push(s('circle', { class: 'red-circle', cx: x, cy: y, r: 0.45, fill: 'none', stroke: '#d81e12', 'stroke-width': 0.035, 'stroke-opacity': 0.7 }));
       if (lastFrom.has(id)) parts.push(s('circle', { class: 'last-from', cx: x, cy: y, r: 0.3 }));
       if (last.has(id)) parts.push(s('circle', { class: 'last', cx: x, cy: y, r: 0.46 }));
       svg.append(spot(id, s('circle', { class: 'hl', cx: x, cy: y, r: 0.44 }), parts));
