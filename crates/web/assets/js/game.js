@@ -397,8 +397,9 @@ class GamePage {
       this.el.title,
       h('div', { class: 'game', 'data-game': this.st.game },
         h('div', { class: 'board-col' },
+          this.el.secret,
           h('div', { class: 'board-wrap' }, this.el.status, this.el.viewing, this.el.board, this.el.bar, this.el.hint)),
-        h('aside', {}, this.el.secret, this.el.result, this.el.seats, this.el.extra, this.el.moves, this.el.actions)),
+        h('aside', {}, this.el.result, this.el.seats, this.el.extra, this.el.moves, this.el.actions)),
     );
   }
 
