@@ -276,7 +276,7 @@ class GamePage {
 
   announce(e) {
     const name = (seat) => this.seatLabel(seat);
-    const mine = this.st && e.seat === this.st.you;
+    const mine = this.st && (e.seat === this.st.you || e.seat === this.joinedSeat);
     switch (e.kind) {
       case 'join': if (!mine) toast(t('ev.join', { who: name(e.seat) })); break;
       case 'leave': if (!mine) toast(t('ev.leave', { who: name(e.seat) })); break;
@@ -613,6 +613,7 @@ class GamePage {
       const r = await api(`/api/games/${encodeURIComponent(this.id)}/join`, { method: 'POST', body });
       tokens.set(this.id, r.token);
       this.token = r.token;
+      this.joinedSeat = r.seat;
       toast(t('game.joined'));
       // Say hello again with the token.
       if (this.ws) this.ws.close();
