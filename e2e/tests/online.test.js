@@ -122,14 +122,33 @@ test('draw offers and resignation', async () => {
   const ann = await newPlayer(browser, { name: 'Ann' });
   const bob = await newPlayer(browser, { name: 'Bob' });
   let invite = await createOpen(ann.page, 'abalone');
-  await join(bob, invite);
+  // Bob finds the game in the lobby's open games and joins from there.
+  const id = invite.split('/').pop();
+  await bob.page.goto(server.url + '/');
+  await bob.page.locator(`.games-list li[data-id="${id}"] [data-action="join"]`).click();
+  await bob.page.waitForURL(/\/game\//);
+  await until(() => bob.state && bob.state.you === 1, 'Bob seated from the lobby');
   await until(() => ann.state.status === 'live', 'the game to start');
+  // Now the game is in the live list, to watch.
+  const eve = await newPlayer(browser);
+  await eve.page.goto(server.url + '/');
+  await eve.page.locator('[data-tab="live"]').click();
+  await eve.page.locator(`.games-list[data-list="live"] li[data-id="${id}"] a`).click();
+  await until(() => eve.state && eve.state.id === id && eve.state.you === null, 'Eve watching from the lobby');
+  await eve.context.close();
   await ann.page.locator('[data-action="offer_draw"]').click();
   await bob.page.locator('[data-action="decline_draw"]').click();
   await until(() => ann.state.draw_offers.length === 0, 'the offer declined');
   await ann.page.locator('[data-action="offer_draw"]').click();
   await bob.page.locator('[data-action="accept_draw"]').click();
   await ann.page.locator('.result[data-result="1/2-1/2"]').waitFor();
+  // The finished game is in the lobby, to replay.
+  const zoe = await newPlayer(browser);
+  await zoe.page.goto(server.url + '/');
+  await zoe.page.locator('[data-tab="finished"]').click();
+  await zoe.page.locator(`.games-list[data-list="finished"] li[data-id="${id}"] a`).click();
+  await zoe.page.locator('.result[data-result="1/2-1/2"]').waitFor();
+  await zoe.context.close();
 
   // A second game: Bob resigns (a click, then a click to confirm).
   const carl = await newPlayer(browser, { name: 'Carl' });
