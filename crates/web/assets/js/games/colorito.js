@@ -169,7 +169,6 @@ function panel(view, ctx) {
 function result(view, ctx) {
   const t = ctx.t;
   const parts = [];
-  if (view.ending) parts.push(h('div', {}, t(`colorito.ending.${view.ending}`, {}, view.ending)));
   parts.push(h('div', { class: 'small' }, t('colorito.moves', { who: sideName('red', t), n: view.moves.red, home: view.home.red })));
   parts.push(h('div', { class: 'small' }, t('colorito.moves', { who: sideName('blue', t), n: view.moves.blue, home: view.home.blue })));
   const sc = view.score;
