@@ -112,7 +112,15 @@ export function launch() {
 export async function newPlayer(browser, { locale = 'en-US', width = 1280, height = 900, name } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, locale });
   const page = await context.newPage();
-  const p = { context, page, frames: [], errors: [], legal: null, state: null };
+  const p = { context, page, frames: [], responses: [], errors: [], legal: null, state: null };
+  page.on('response', async (res) => {
+    if (!new URL(res.url()).pathname.startsWith('/api/')) return;
+    try {
+      p.responses.push({ url: res.url(), at: Date.now(), body: await res.text() });
+    } catch {
+      /* no body (a WebSocket upgrade) */
+    }
+  });
   page.on('pageerror', (e) => p.errors.push(String(e)));
   page.on('console', (m) => {
     if (m.type() === 'error' && !/Failed to load resource|WebSocket/.test(m.text())) p.errors.push(m.text());
@@ -129,6 +137,7 @@ export async function newPlayer(browser, { locale = 'en-US', width = 1280, heigh
             p.legal = src.legal || src.legal_moves.map((mv) => ({ move: mv, select: [], targets: [mv] }));
           }
           else if (m.type !== 'error') p.legal = null;
+          if (src.status === 'finished' && !p.endedAt) p.endedAt = Date.now();
           if (m.type !== 'update') p.state = src;
           else if (p.state) Object.assign(p.state, src);
         }

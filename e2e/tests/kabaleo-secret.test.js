@@ -83,6 +83,25 @@ test('kabaleo: the secret colour stays with its player until the end', async () 
 
   // Before the end, the frames each one received carried only their own objective.
   const check = (p, seat, who) => {
+    let fetched = 0;
+    // What the page fetched over HTTP (the game, positions, records) before the end.
+    // (What arrived in the last second before the end may already be the end's.)
+    for (const r of p.responses) {
+      if (!/\/api\/games\//.test(r.url) || (p.endedAt && r.at > p.endedAt - 1000)) continue;
+      fetched += 1;
+      let found;
+      try {
+        found = secretsIn(r.body);
+      } catch {
+        continue;
+      }
+      if (found.some((x) => x.standings)) continue;
+      for (const x of found) {
+        assert.ok(!('seed' in x), `${who} fetched the seed before the end: ${r.url}`);
+        assert.ok(x.seat === seat, `${who} fetched seat ${x.seat}'s objective before the end: ${r.url}`);
+      }
+    }
+    assert.ok(fetched > 0, `${who}'s page fetched the game`);
     let endSeen = false;
     for (const f of p.frames) {
       const found = secretsIn(f);
