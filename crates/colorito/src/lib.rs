@@ -94,6 +94,7 @@
 
 mod bits;
 mod board;
+mod eval;
 mod render;
 mod rules;
 mod score;
@@ -103,6 +104,7 @@ use std::sync::Arc;
 
 use plateau_core::{ConfigError, Game, GameInfo, OptionKind, OptionSpec, Seat, Settings, VariantSpec};
 
+pub use eval::EVAL_MOVE;
 pub use board::{Board, BoardError, CELLS, Cell, Colour, PIECES, Piece, SIZE, STANDARD_BOARD, Side};
 pub use score::{Score, min_moves};
 pub use state::{ColoritoState, ColoritoUndo, ColoritoView, Move, PerSide, PositionError, ScoreView};

@@ -33,6 +33,8 @@ pub(crate) struct Rules {
     /// Per piece and cell: a lower bound on the moves that piece needs to get
     /// home (see [`crate::ColoritoState::race_distance`]); [`FAR`] if never.
     pub dist: Box<[[u8; CELLS]; PIECES]>,
+    /// The evaluation's tables (see `eval.rs`).
+    pub eval: Box<crate::eval::Tables>,
     /// A fingerprint of all the above (for the score cache).
     pub fingerprint: u64,
 }
@@ -96,6 +98,7 @@ impl Rules {
         for id in 0..PIECES {
             dist[id] = relaxed_distances(welcome[id], home[id], strict);
         }
+        let eval = Box::new(crate::eval::Tables::new(&home));
         let mut h = DefaultHasher::new();
         board.hash(&mut h);
         (just_colours, strict, first, max_moves, score_nodes).hash(&mut h);
@@ -111,6 +114,7 @@ impl Rules {
             start,
             targets,
             dist,
+            eval,
             fingerprint: h.finish(),
         })
     }

@@ -1,0 +1,201 @@
+//! The evaluation of Colorito positions for computer players
+//! ([`plateau_core::Evaluate`]), written from the game's strategy: Colorito is
+//! a race, so a position is judged by **how many moves each side still needs**
+//! to bring its twenty pieces home, the side needing fewer being ahead.
+//!
+//! # The estimate of the moves a side still needs
+//!
+//! Every piece not yet home costs, in hundredths of a move
+//! ([`EVAL_MOVE`] = 100 units = one move):
+//!
+//! - **Distance.** `COST[d]`, where `d` is the king distance (eight directions,
+//!   as jumps go) from the piece to its nearest home cell: one move for the
+//!   last step or jump onto the target, plus about a third to a half of a move
+//!   for each further cell. The table is mildly convex, so that pieces left far
+//!   behind weigh more than the same total distance spread over the army: the
+//!   last pieces of a race have nobody left to jump over. A piece home costs
+//!   nothing.
+//! - **Jumps at hand.** Jump chains make long moves possible, but only where
+//!   pieces stand to be jumped over: the piece's actual destinations are
+//!   computed (the move generator's flood fill of jump landings) and the
+//!   nearest to home, at distance `d1`, shows what its next move can do. When
+//!   one move to there and the cost from there (`EVAL_MOVE + COST[d1]`) beats
+//!   `COST[d]`, 40% of the difference is credited: the jump is likely but not
+//!   certain (the opponent moves first, or the side has better things to do).
+//! - **Stranded pieces.** A piece with no piece (of either side) within two
+//!   cells and no welcoming empty neighbour cannot move at all (a step needs a
+//!   welcoming cell, a jump a piece next to it): it waits for others to come
+//!   back for it, which costs them moves. It costs 1.5 moves more.
+//!
+//! The weights were tuned by matches of alpha-beta against the greedy player
+//! (see the report in the crate's history); they are not fitted exactly.
+//!
+//! # The value
+//!
+//! Colorito counts moves: whoever completes in fewer moves wins, and the extra
+//! move of the second player makes the count fair. So each side's total is the
+//! moves it has made plus the moves it still needs, and the evaluation for a
+//! side is the opponent's total minus its own. This is the tempo: a side that
+//! has made one move more than the other must be one move further ahead to be
+//! even, so the evaluation does not swing between odd and even search depths.
+//! ±1000 (ten moves) is about decided.
+//!
+//! During the second player's extra move the value is exact: a draw if one
+//! move can complete its set (or finish it by the blocking rule), else a lost
+//! game for it.
+//!
+//! The evaluation is antisymmetric (`evaluate(0) == -evaluate(1)`) and
+//! allocates nothing: per piece a table look-up and one flood fill of jump
+//! landings. No move is noisy: a race has no captures, and the jumps at hand
+//! are already in the static value.
+
+use plateau_core::Evaluate;
+
+use crate::bits::{BOARD, Bits, NEIGHBOURS, neighbours_of};
+use crate::board::{CELLS, PIECES, SIZE, Side};
+use crate::state::{ColoritoState, NONE};
+
+/// One move, in evaluation units.
+pub const EVAL_MOVE: i32 = 100;
+
+/// The cost of a piece not home by its king distance to home (index 0 is
+/// never used: a piece home costs nothing).
+const COST: [i32; 10] = [0, 100, 135, 170, 210, 250, 300, 350, 410, 470];
+
+/// The share (in %) of the gain of the best move at hand that is credited.
+const JUMP_CREDIT: i32 = 40;
+
+/// The extra cost of a stranded piece.
+const STRANDED: i32 = 150;
+
+/// The cost of a piece off the board (study positions only): that side can
+/// never complete.
+const OFF_BOARD: i32 = 50 * EVAL_MOVE;
+
+/// The value of a decided game short of a won one (the second player's extra
+/// move that cannot complete).
+const DECIDED: i32 = 3000;
+
+/// Cells within king distance 2 of each cell, the cell itself excluded.
+static NEAR2: [u128; CELLS] = {
+    let mut t = [0u128; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        t[i] = neighbours_of(neighbours_of(1u128 << i)) & !(1u128 << i);
+        i += 1;
+    }
+    t
+};
+
+/// The evaluation's per-piece tables, built once per configured game.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct Tables {
+    /// King distance (at most 9) from each cell to the piece's nearest home cell.
+    dist: Box<[[u8; CELLS]; PIECES]>,
+    /// Per piece, the cells at distance at most k (k = 0..9) of its home.
+    within: Box<[[u128; 10]; PIECES]>,
+}
+
+fn king(a: usize, b: usize) -> usize {
+    let (fa, ra, fb, rb) = (a % SIZE, a / SIZE, b % SIZE, b / SIZE);
+    fa.abs_diff(fb).max(ra.abs_diff(rb))
+}
+
+impl Tables {
+    /// The tables for pieces whose home cells are `home`.
+    pub(crate) fn new(home: &[u128; PIECES]) -> Tables {
+        let mut dist = Box::new([[0u8; CELLS]; PIECES]);
+        let mut within = Box::new([[0u128; 10]; PIECES]);
+        for p in 0..PIECES {
+            for c in 0..CELLS {
+                let d = Bits(home[p]).map(|h| king(c, h)).min().unwrap_or(9).min(9);
+                dist[p][c] = d as u8;
+                for w in within[p].iter_mut().skip(d) {
+                    *w |= 1u128 << c;
+                }
+            }
+        }
+        Tables { dist, within }
+    }
+}
+
+impl ColoritoState {
+    /// The evaluation's estimate of the moves `side` still needs to complete
+    /// its set, in hundredths of a move (see the module documentation of the
+    /// evaluation: distance, jumps at hand, stranded pieces). Zero when every
+    /// piece is home.
+    pub fn race_estimate(&self, side: Side) -> i32 {
+        let t = &*self.rules.eval;
+        let occ = self.occ[0] | self.occ[1];
+        let empty = BOARD & !occ;
+        let mut sum = 0;
+        for p in side as usize * 20..side as usize * 20 + 20 {
+            let c = self.pos[p];
+            if c == NONE {
+                sum += OFF_BOARD;
+                continue;
+            }
+            let c = c as usize;
+            if self.held >> c & 1 == 1 {
+                continue;
+            }
+            let d = t.dist[p][c] as usize;
+            let mut cost = COST[d];
+            let dest = self.destinations(c);
+            if dest != 0 {
+                let mut d1 = 0;
+                while dest & t.within[p][d1] == 0 {
+                    d1 += 1;
+                }
+                let gain = cost - (EVAL_MOVE + COST[d1]);
+                if gain > 0 {
+                    cost -= gain * JUMP_CREDIT / 100;
+                }
+            } else if NEAR2[c] & occ == 0 && NEIGHBOURS[c] & empty & self.rules.welcome[p] == 0 {
+                cost += STRANDED;
+            }
+            sum += cost;
+        }
+        sum
+    }
+
+    /// Whether `side`, to move, can finish with one move: complete its set or
+    /// leave every target it does not hold occupied by the opponent.
+    fn can_finish_now(&self, side: Side) -> bool {
+        let targets = self.rules.targets[side as usize];
+        let opp = self.occ[side.other() as usize];
+        for p in side as usize * 20..side as usize * 20 + 20 {
+            let c = self.pos[p];
+            if c == NONE || self.held >> c & 1 == 1 {
+                continue;
+            }
+            for x in Bits(self.destinations(c as usize)) {
+                let held = (self.held | (self.rules.home[p] & 1u128 << x)) & targets;
+                if held != 0 && targets & !held & !opp == 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The evaluation for `side`: the opponent's moves made and still needed,
+    /// minus its own, in hundredths of a move (see the module documentation
+    /// of the evaluation).
+    pub fn evaluation(&self, side: Side) -> i32 {
+        if self.in_extra_move() {
+            // The side to move is the second player, with one move left.
+            let second = self.side;
+            let v = if self.can_finish_now(second) { 0 } else { -DECIDED };
+            return if side == second { v } else { -v };
+        }
+        let total = |s: Side| self.moves[s as usize] as i32 * EVAL_MOVE + self.race_estimate(s);
+        total(side.other()) - total(side)
+    }
+}
+
+impl Evaluate for ColoritoState {
+    fn evaluate(&self, seat: usize) -> i32 {
+        self.evaluation(if seat == 0 { Side::Red } else { Side::Blue })
+    }
+}
