@@ -684,6 +684,17 @@ impl State for ColoritoState {
         mv.to_string()
     }
 
+    /// Select the piece on the start cell, then click the cell where the move
+    /// ends; a pass is the target `pass`.
+    fn gesture(&self, mv: Move) -> plateau_core::Gesture {
+        match mv {
+            Move::Go { from, to } => {
+                plateau_core::Gesture { select: vec![from.to_string()], targets: vec![to.to_string()] }
+            }
+            Move::Pass => plateau_core::Gesture { select: Vec::new(), targets: vec!["pass".to_string()] },
+        }
+    }
+
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         Move::parse(text)
     }
