@@ -72,6 +72,15 @@
 //! bitboard operations per move. The score is never computed in `apply`: only
 //! in views and record tags of a finished game.
 //!
+//! # Computer players
+//!
+//! [`ColoritoState`] implements [`plateau_core::Evaluate`] for the players of
+//! `plateau-ai`: the value of a position is the race, each side's moves made
+//! plus an estimate of the moves it still needs ([`ColoritoState::race_estimate`],
+//! in hundredths of a move, [`EVAL_MOVE`]), from the pieces' distances home,
+//! the jumps each piece has at hand and the pieces stranded with nobody to jump
+//! over; the opponent's total minus one's own. See the [`eval`] module.
+//!
 //! # Positions for study and tests
 //!
 //! [`Colorito::position`] builds any position from a text form (the output of
@@ -94,7 +103,7 @@
 
 mod bits;
 mod board;
-mod eval;
+pub mod eval;
 mod render;
 mod rules;
 mod score;
@@ -104,8 +113,8 @@ use std::sync::Arc;
 
 use plateau_core::{ConfigError, Game, GameInfo, OptionKind, OptionSpec, Seat, Settings, VariantSpec};
 
-pub use eval::EVAL_MOVE;
 pub use board::{Board, BoardError, CELLS, Cell, Colour, PIECES, Piece, SIZE, STANDARD_BOARD, Side};
+pub use eval::EVAL_MOVE;
 pub use score::{Score, min_moves};
 pub use state::{ColoritoState, ColoritoUndo, ColoritoView, Move, PerSide, PositionError, ScoreView};
 

@@ -1,0 +1,147 @@
+//! The evaluation for computer players: antisymmetric, even at the start,
+//! better for the side ahead in the race, exact in the extra move, and
+//! alpha-beta finds a race won in one move.
+
+mod common;
+
+use common::*;
+use plateau_ai::alphabeta::AlphaBeta;
+use plateau_ai::{Budget, Score, Search};
+use plateau_colorito::{Colorito, ColoritoState, EVAL_MOVE, Side};
+use plateau_core::{Evaluate, Game, State, Turn};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn standard() -> Colorito {
+    Colorito::standard()
+}
+
+fn all_variants() -> Vec<Colorito> {
+    let mut v = Vec::new();
+    for just in ["false", "true"] {
+        for strict in ["false", "true"] {
+            for first in ["red", "blue"] {
+                v.push(
+                    Colorito::new("standard", &[("just-colours", just), ("strict", strict), ("first", first)]).unwrap(),
+                );
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn the_start_is_even_for_every_variant() {
+    for g in all_variants() {
+        let s = g.start(0);
+        assert_eq!(s.evaluate(0), 0, "{g:?}");
+        assert_eq!(s.race_estimate(Side::Red), s.race_estimate(Side::Blue));
+        assert!(s.race_estimate(Side::Red) > 20 * EVAL_MOVE, "every piece needs at least one move");
+    }
+}
+
+#[test]
+fn antisymmetric_along_random_games() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut v = Vec::new();
+    let mut checked = 0;
+    for g in all_variants() {
+        for _ in 0..3 {
+            let mut s = g.start(0);
+            while s.to_move() != Turn::Over && s.ply() < 200 {
+                assert_eq!(s.evaluate(0), -s.evaluate(1), "\n{}", s.to_text());
+                checked += 1;
+                s.legal_moves(&mut v);
+                s.apply(v[rng.random_range(0..v.len())]);
+            }
+        }
+    }
+    assert!(checked > 3000);
+}
+
+/// Red and Blue each one move from completing: R1 on j8 (jump over j9 to
+/// j10), D1 on a3 (jump over a2 to a1); `blue_away` moves more Blue pieces out.
+fn race_end(to_move: &str, blue_away: &[(&str, &str)]) -> ColoritoState {
+    let mut moved = vec![("j8", "R1"), ("a3", "D1")];
+    moved.extend_from_slice(blue_away);
+    let moves = if to_move == "red" { (20, 20) } else { (21, 20) };
+    place(&standard(), to_move, moves, &refs(&home_except(&moved)))
+}
+
+#[test]
+fn one_move_from_home_costs_about_one_move() {
+    // Both pieces are two cells from home with the jump home at hand.
+    let s = race_end("red", &[]);
+    let r = s.race_estimate(Side::Red);
+    assert!((EVAL_MOVE..2 * EVAL_MOVE).contains(&r), "{r}");
+    assert_eq!(s.race_estimate(Side::Blue), r);
+    assert_eq!(s.evaluate(0), 0, "equal moves made and needed: a draw");
+    assert_eq!(s.evaluate(1), 0);
+    // Pieces next to their targets cost a move each: R1 on j9 steps onto
+    // j10, then Y11 on j8 onto j9.
+    let g = standard();
+    let s = place(&g, "red", (20, 20), &refs(&home_except(&[("j9", "R1"), ("j8", "Y11")])));
+    assert_eq!(s.race_estimate(Side::Red), 2 * EVAL_MOVE);
+}
+
+#[test]
+fn the_extra_move_is_judged_exactly() {
+    // Blue can complete with its extra move: a draw.
+    let mut s = race_end("red", &[]);
+    play(&mut s, "j8-j10");
+    assert!(s.in_extra_move());
+    assert_eq!(s.evaluate(1), 0);
+    assert_eq!(s.evaluate(0), 0);
+    // Blue cannot (two pieces away): Red has won.
+    let mut s = race_end("red", &[("e5", "D2")]);
+    play(&mut s, "j8-j10");
+    assert!(s.in_extra_move());
+    assert!(s.evaluate(0) >= 10 * EVAL_MOVE, "{}", s.evaluate(0));
+    assert_eq!(s.evaluate(1), -s.evaluate(0));
+}
+
+#[test]
+fn the_side_ahead_in_the_race_scores_better() {
+    // Red needs one move; Blue has five pieces back in the middle.
+    let s = race_end("blue", &[("e5", "D2"), ("i5", "D3"), ("c6", "D4"), ("g6", "D5")]);
+    assert!(s.evaluate(0) >= 4 * EVAL_MOVE, "{}", s.evaluate(0));
+    assert_eq!(s.evaluate(1), -s.evaluate(0));
+    // A piece home improves its side's value (even though D3 on i5 loses
+    // the company of D5 on g6).
+    let near = race_end("blue", &[("e5", "D2"), ("i5", "D3"), ("c6", "D4")]);
+    assert!(near.evaluate(1) > s.evaluate(1), "{} vs {}", near.evaluate(1), s.evaluate(1));
+    // Leaving a piece behind alone costs: D2 going from e5 (next to D4 on c6)
+    // to e3 leaves D4 with nobody within two cells.
+    let alone = race_end("blue", &[("e3", "D2"), ("i5", "D3"), ("c6", "D4"), ("g6", "D5")]);
+    assert!(alone.evaluate(1) < s.evaluate(1), "{} vs {}", alone.evaluate(1), s.evaluate(1));
+    // A side that has made one move more must be further ahead to be even.
+    let red_moved_more = race_end("blue", &[]);
+    assert_eq!(red_moved_more.evaluate(0), -EVAL_MOVE);
+}
+
+#[test]
+fn a_jump_at_hand_and_a_stranded_piece() {
+    let g = standard();
+    let at = |moved: &[(&str, &str)]| place(&g, "red", (20, 20), &refs(&home_except(moved))).race_estimate(Side::Red);
+    // R6 (home e10) on e4, Blue's D2 and D3 on e5 and e7: R6 jumps over them
+    // onto e6 and e8, two cells from home.
+    let ladder = at(&[("e4", "R6"), ("e5", "D2"), ("e7", "D3")]);
+    // The same pieces with D2 and D3 out of the way: R6 cannot move for now.
+    let no_ladder = at(&[("e4", "R6"), ("a5", "D2"), ("a7", "D3")]);
+    assert!(ladder < no_ladder, "{ladder} vs {no_ladder}");
+    // On the red cell e6, nothing within two cells: R6 cannot move until
+    // others come for it; it costs more than on e4, two cells further but
+    // two cells from Blue's home row.
+    let stranded = at(&[("e6", "R6"), ("a5", "D2"), ("a7", "D3")]);
+    assert!(stranded > no_ladder, "{stranded} vs {no_ladder}");
+}
+
+#[test]
+fn alpha_beta_finds_the_race_won_in_one_move() {
+    // Red completes with j8-j10; Blue, two pieces away, cannot answer.
+    let s = race_end("red", &[("e5", "D2")]);
+    let mut ab = AlphaBeta::<ColoritoState>::new(Budget { depth: Some(3), ..Budget::default() }, 14);
+    let (pv, info) = ab.search(&s, &[]);
+    assert_eq!(s.format_move(pv[0]), "j8-j10");
+    assert_eq!(info.score, Some(Score::Win(2)), "{info:?}");
+}
