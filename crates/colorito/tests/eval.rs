@@ -145,3 +145,21 @@ fn alpha_beta_finds_the_race_won_in_one_move() {
     assert_eq!(s.format_move(pv[0]), "j8-j10");
     assert_eq!(info.score, Some(Score::Win(2)), "{info:?}");
 }
+
+#[test]
+fn a_target_held_by_a_stuck_opponent_need_not_be_filled() {
+    let g = standard();
+    // Blue's D1 is stuck on j10, R1's target, among Red's home pieces (with
+    // R1 on g8, no chain of D1 ends on a welcoming cell); Red needs only R2
+    // home (i8 over i9 onto i10) to finish by the blocking rule.
+    let blocked = place(&g, "red", (30, 30), &refs(&home_except(&[("g8", "R1"), ("i8", "R2"), ("j10", "D1")])));
+    // The same race with D1 home and j10 free: R1 must come home too.
+    let free = place(&g, "red", (30, 30), &refs(&home_except(&[("g8", "R1"), ("i8", "R2")])));
+    assert!(blocked.race_estimate(Side::Red) < free.race_estimate(Side::Red));
+    assert!(blocked.race_estimate(Side::Red) <= 2 * EVAL_MOVE, "{}", blocked.race_estimate(Side::Red));
+    let mut ab = AlphaBeta::<ColoritoState>::new(Budget { depth: Some(2), ..Budget::default() }, 14);
+    let (pv, info) = ab.search(&blocked, &[]);
+    assert_eq!(blocked.format_move(pv[0]), "i8-i10");
+    // Red moved first: Blue's extra move cannot complete its set.
+    assert_eq!(info.score, Some(Score::Win(2)), "{info:?}");
+}
