@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -103,6 +104,23 @@ export function launch() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
     ],
   });
+}
+
+/**
+ * The server and the browser of one test file: started before its tests,
+ * stopped after them. Read `env.server` and `env.browser` inside the tests.
+ */
+export function serverAndBrowser() {
+  const env = { server: undefined, browser: undefined };
+  before(async () => {
+    env.server = await Server.start();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
 }
 
 /**

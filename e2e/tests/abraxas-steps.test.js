@@ -3,22 +3,11 @@
 // (select one's stop stones, then a hole). The game is brought to a line
 // through the API; the choices are made by clicks.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Server, launch, newPlayer, until, shot } from '../lib.js';
+import { serverAndBrowser, newPlayer, until, shot } from '../lib.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await Server.start();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 // On the level-6 sheet, these moves bring Player 1 to score a line of six
 // where three of its four stones are taken, in four possible ways.
@@ -27,20 +16,20 @@ const MOVES = ['g8', 'e2', 'c8', 'g8', 'f5', 'x:h7', 'pass', 'g4', 'x:g6', 'pass
   'x:d3', 'pass', 'e4'];
 
 async function seated(id, token, name) {
-  const p = await newPlayer(browser, { name });
+  const p = await newPlayer(env.browser, { name });
   await p.page.addInitScript(([gid, tok]) => localStorage.setItem('plateau.tokens', JSON.stringify({ [gid]: tok })), [id, token]);
-  await p.page.goto(`${server.url}/game/${id}`);
+  await p.page.goto(`${env.server.url}/game/${id}`);
   await until(() => p.state, 'the welcome');
   return p;
 }
 
 test('abraxas: a removal and an interlude stop stone, step by step', async () => {
-  const c = await server.api('/api/games', { method: 'POST', body: { game: 'abraxas', variant: 'level-6', seats: [{ kind: 'human' }, { kind: 'human' }], name: 'Ann' } });
-  const j = await server.api(`/api/games/${c.id}/join`, { method: 'POST', body: { name: 'Bob' } });
+  const c = await env.server.api('/api/games', { method: 'POST', body: { game: 'abraxas', variant: 'level-6', seats: [{ kind: 'human' }, { kind: 'human' }], name: 'Ann' } });
+  const j = await env.server.api(`/api/games/${c.id}/join`, { method: 'POST', body: { name: 'Bob' } });
   const tokens = [c.token, j.token];
   for (const mv of MOVES) {
-    const s = await server.api(`/api/games/${c.id}`);
-    await server.api(`/api/games/${c.id}/action`, { method: 'POST', token: tokens[s.to_move], body: { type: 'move', move: mv, version: s.version } });
+    const s = await env.server.api(`/api/games/${c.id}`);
+    await env.server.api(`/api/games/${c.id}/action`, { method: 'POST', token: tokens[s.to_move], body: { type: 'move', move: mv, version: s.version } });
   }
   const ann = await seated(c.id, c.token, 'Ann');
   const bob = await seated(c.id, j.token, 'Bob');

@@ -2,26 +2,15 @@
 // what is selectable, what the selection allows, buttons for ids that are not
 // on the board, and that only a legal move is ever sent.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Server, launch, newPlayer } from '../lib.js';
+import { serverAndBrowser, newPlayer } from '../lib.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await Server.start();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test('interaction: select, then a target; several choices step by step; buttons off the board', async () => {
-  const p = await newPlayer(browser);
-  await p.page.goto(server.url + '/rules');
+  const p = await newPlayer(env.browser);
+  await p.page.goto(env.server.url + '/rules');
   const out = await p.page.evaluate(async () => {
     const { Interaction } = await import('/assets/js/interact.js');
     const NS = 'http://www.w3.org/2000/svg';

@@ -2,22 +2,11 @@
 // the other player's page or in the WebSocket frames it receives, nor in the
 // spectator's, until the end, when every objective is revealed.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Server, launch, newPlayer, playAnyByClicks, until, shot } from '../lib.js';
+import { serverAndBrowser, newPlayer, playAnyByClicks, until, shot } from '../lib.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await Server.start();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /** Every objective a frame carries, by seat, and whether it has a seed or standings. */
 function secretsIn(frame) {
@@ -39,10 +28,10 @@ function secretsIn(frame) {
 }
 
 test('kabaleo: the secret colour stays with its player until the end', async () => {
-  const ann = await newPlayer(browser, { name: 'Ann' });
-  const bob = await newPlayer(browser, { name: 'Bob' });
-  const eve = await newPlayer(browser);
-  await ann.page.goto(server.url + '/');
+  const ann = await newPlayer(env.browser, { name: 'Ann' });
+  const bob = await newPlayer(env.browser, { name: 'Bob' });
+  const eve = await newPlayer(env.browser);
+  await ann.page.goto(env.server.url + '/');
   await ann.page.locator('.game-card[data-game="kabaleo"]').click();
   await ann.page.locator('select[name="seat-1"]').waitFor();
   await ann.page.locator('select[name="seat-1"]').selectOption('open');

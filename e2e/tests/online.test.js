@@ -2,28 +2,17 @@
 // to its end (Abalone, marbles-to-win=1), with a spectator following it; then
 // a rematch with the seats swapped; draw offers and resignation.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Server, launch, newPlayer, playMove, until, shot } from '../lib.js';
+import { serverAndBrowser, newPlayer, playMove, until, shot } from '../lib.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await Server.start();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 // Black's line e5-f6 walks up to push White's corner marble i9 off the board.
 const POSITION = '4w/6/7/4b3/4b4/8/7/6/4w b 0 0';
 
 async function createOpen(page, game, options = {}) {
-  await page.goto(server.url + '/');
+  await page.goto(env.server.url + '/');
   await page.locator(`.game-card[data-game="${game}"]`).click();
   if (Object.keys(options).length) await page.locator('details.options summary').click();
   for (const [k, v] of Object.entries(options)) {
@@ -56,9 +45,9 @@ async function join(p, invite) {
 }
 
 test('abalone online: two players through the invite link, to the end, with a spectator; then a rematch', async () => {
-  const ann = await newPlayer(browser, { name: 'Ann' });
-  const bob = await newPlayer(browser, { name: 'Bob', locale: 'fr-FR' });
-  const eve = await newPlayer(browser, { width: 390, height: 844 });
+  const ann = await newPlayer(env.browser, { name: 'Ann' });
+  const bob = await newPlayer(env.browser, { name: 'Bob', locale: 'fr-FR' });
+  const eve = await newPlayer(env.browser, { width: 390, height: 844 });
   const invite = await createOpen(ann.page, 'abalone', { position: POSITION, 'marbles-to-win': 1 });
   await until(() => ann.state && ann.state.you === 0, 'Ann seated');
   assert.equal(ann.state.status, 'open');
@@ -119,19 +108,19 @@ test('abalone online: two players through the invite link, to the end, with a sp
 });
 
 test('draw offers and resignation', async () => {
-  const ann = await newPlayer(browser, { name: 'Ann' });
-  const bob = await newPlayer(browser, { name: 'Bob' });
+  const ann = await newPlayer(env.browser, { name: 'Ann' });
+  const bob = await newPlayer(env.browser, { name: 'Bob' });
   let invite = await createOpen(ann.page, 'abalone');
   // Bob finds the game in the lobby's open games and joins from there.
   const id = invite.split('/').pop();
-  await bob.page.goto(server.url + '/');
+  await bob.page.goto(env.server.url + '/');
   await bob.page.locator(`.games-list li[data-id="${id}"] [data-action="join"]`).click();
   await bob.page.waitForURL(/\/game\//);
   await until(() => bob.state && bob.state.you === 1, 'Bob seated from the lobby');
   await until(() => ann.state.status === 'live', 'the game to start');
   // Now the game is in the live list, to watch.
-  const eve = await newPlayer(browser);
-  await eve.page.goto(server.url + '/');
+  const eve = await newPlayer(env.browser);
+  await eve.page.goto(env.server.url + '/');
   await eve.page.locator('[data-tab="live"]').click();
   await eve.page.locator(`.games-list[data-list="live"] li[data-id="${id}"] a`).click();
   await until(() => eve.state && eve.state.id === id && eve.state.you === null, 'Eve watching from the lobby');
@@ -143,17 +132,17 @@ test('draw offers and resignation', async () => {
   await bob.page.locator('[data-action="accept_draw"]').click();
   await ann.page.locator('.result[data-result="1/2-1/2"]').waitFor();
   // The finished game is in the lobby, to replay.
-  const zoe = await newPlayer(browser);
-  await zoe.page.goto(server.url + '/');
+  const zoe = await newPlayer(env.browser);
+  await zoe.page.goto(env.server.url + '/');
   await zoe.page.locator('[data-tab="finished"]').click();
   await zoe.page.locator(`.games-list[data-list="finished"] li[data-id="${id}"] a`).click();
   await zoe.page.locator('.result[data-result="1/2-1/2"]').waitFor();
   await zoe.context.close();
 
   // A second game: Bob resigns (a click, then a click to confirm).
-  const carl = await newPlayer(browser, { name: 'Carl' });
+  const carl = await newPlayer(env.browser, { name: 'Carl' });
   invite = await createOpen(carl.page, 'colorito');
-  const dan = await newPlayer(browser, { name: 'Dan' });
+  const dan = await newPlayer(env.browser, { name: 'Dan' });
   await join(dan, invite);
   await until(() => carl.state.status === 'live', 'the game to start');
   // Resigning needs one move played; Red (Carl) plays any move.

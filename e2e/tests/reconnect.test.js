@@ -2,26 +2,15 @@
 // (kill -9) in the middle of a game and started again; the page reconnects
 // with its last version and the game goes on.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Server, launch, newPlayer, playAnyByClicks, until, shot } from '../lib.js';
+import { serverAndBrowser, newPlayer, playAnyByClicks, until, shot } from '../lib.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await Server.start();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test('the page reconnects by itself after the server is killed and restarted', async () => {
-  const p = await newPlayer(browser, { name: 'Ann' });
-  const created = await server.api('/api/games', {
+  const p = await newPlayer(env.browser, { name: 'Ann' });
+  const created = await env.server.api('/api/games', {
     method: 'POST',
     body: { game: 'abalone', seats: [{ kind: 'human' }, { kind: 'computer', player: 'ai:1' }], name: 'Ann' },
   });
@@ -30,15 +19,15 @@ test('the page reconnects by itself after the server is killed and restarted', a
     all[id] = token;
     localStorage.setItem('plateau.tokens', JSON.stringify(all));
   }, [created.id, created.token]);
-  await p.page.goto(`${server.url}/game/${created.id}`);
+  await p.page.goto(`${env.server.url}/game/${created.id}`);
   await p.page.locator('.conn[data-state="open"]').waitFor();
   await playAnyByClicks(p);
   await until(() => p.state.ply === 2, 'the computer to answer');
 
-  await server.kill();
+  await env.server.kill();
   await p.page.locator('.conn[data-state="reconnecting"]').waitFor();
   await shot(p.page, 'reconnecting');
-  await server.spawn();
+  await env.server.spawn();
   await p.page.locator('.conn[data-state="open"]').waitFor({ timeout: 20000 });
   assert.equal(p.state.ply, 2);
   await playAnyByClicks(p);

@@ -1,26 +1,15 @@
 // For each game: a game against the computer, created in the lobby and
 // played by clicks for several moves, the computer answering each time.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Server, launch, newPlayer, playAnyByClicks, dragMove, myTurn, until, shot } from '../lib.js';
+import { serverAndBrowser, newPlayer, playAnyByClicks, dragMove, myTurn, until, shot } from '../lib.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await Server.start();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /** Create a game in the lobby: this game, me in the first seat, computers (level 1) elsewhere. */
 async function createInLobby(page, game, { variant } = {}) {
-  await page.goto(server.url + '/');
+  await page.goto(env.server.url + '/');
   await page.locator(`.game-card[data-game="${game}"]`).click();
   if (variant) await page.locator('select[name="variant"]').selectOption(variant);
   await page.locator('select[name="seat-0"]').waitFor();
@@ -34,7 +23,7 @@ async function createInLobby(page, game, { variant } = {}) {
 
 for (const [game, moves] of [['abalone', 4], ['colorito', 4], ['kabaleo', 4], ['abraxas', 4]]) {
   test(`${game}: a game against the computer, played by clicks`, async () => {
-    const p = await newPlayer(browser, { name: 'Tester' });
+    const p = await newPlayer(env.browser, { name: 'Tester' });
     const { page } = p;
     await createInLobby(page, game);
     await until(() => p.state, 'the welcome');

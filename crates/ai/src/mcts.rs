@@ -272,6 +272,17 @@ impl<S: Evaluate> Engine<S> {
         }
         Some((n.mv?, value, pv))
     }
+
+    /// What the last search did, for its caller.
+    fn info(&self, time: Duration, value: f32) -> SearchInfo {
+        SearchInfo {
+            depth: self.max_depth,
+            nodes: self.iterations,
+            time,
+            score: Some(Score::Value(value)),
+            pv: Vec::new(),
+        }
+    }
 }
 
 /// UCT over the true state (perfect information), with the tree kept between
@@ -327,13 +338,7 @@ impl<S: Evaluate> Search<S> for Mcts<S> {
             state.legal_moves(&mut m);
             (m[0], 0.0, vec![m[0]])
         });
-        let info = SearchInfo {
-            depth: self.engine.max_depth,
-            nodes: self.engine.iterations,
-            time,
-            score: Some(Score::Value(value)),
-            pv: Vec::new(),
-        };
+        let info = self.engine.info(time, value);
         (pv, info)
     }
 }
@@ -372,13 +377,7 @@ impl<S: Secrets> HiddenSearch<S> for IsMcts<S> {
                 (m[0], 0.0)
             }
         };
-        let info = SearchInfo {
-            depth: self.engine.max_depth,
-            nodes: self.engine.iterations,
-            time,
-            score: Some(Score::Value(value)),
-            pv: Vec::new(),
-        };
+        let info = self.engine.info(time, value);
         (mv, info)
     }
 }

@@ -12,20 +12,18 @@ use plateau_core::{ConfigError, Registry, entry};
 pub fn registry() -> Registry {
     Registry::new()
         .with(entry::<plateau_abalone::Abalone>())
-        // GAMES-REGISTRY: one line per game, below this marker
-        .with(entry::<plateau_abraxas::Abraxas>())
         .with(entry::<plateau_colorito::Colorito>())
         .with(entry::<plateau_kabaleo::Kabaleo>())
+        .with(entry::<plateau_abraxas::Abraxas>())
 }
 
 /// The computer players of the game called `name`.
 pub fn players(name: &str) -> Result<Box<dyn Players>, ConfigError> {
     let all: Vec<Box<dyn Players>> = vec![
         two_player::<plateau_abalone::Abalone>(),
-        hidden::<plateau_kabaleo::Kabaleo>(),
-        // GAMES-PLAYERS: one line per game
-        two_player::<plateau_abraxas::Abraxas>(),
         two_player::<plateau_colorito::Colorito>(),
+        hidden::<plateau_kabaleo::Kabaleo>(),
+        two_player::<plateau_abraxas::Abraxas>(),
     ];
     all.into_iter()
         .find(|p| p.game().eq_ignore_ascii_case(name))
