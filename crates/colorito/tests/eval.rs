@@ -163,3 +163,32 @@ fn a_target_held_by_a_stuck_opponent_need_not_be_filled() {
     // Red moved first: Blue's extra move cannot complete its set.
     assert_eq!(info.score, Some(Score::Win(2)), "{info:?}");
 }
+
+#[test]
+fn a_target_held_by_an_opponent_that_can_leave_costs_one_move() {
+    let g = standard();
+    // Blue's D1 and D2 sit on j10 and i10, R1's and R2's targets; one of
+    // them can still jump out. Red's yellow Y19 is one step from b9. With Y19 home,
+    // every target Red lacks would be held by Blue: Red would win by the
+    // blocking rule unless Blue leaves first.
+    let far = [("g7", "R1"), ("c7", "R2"), ("b8", "Y19")];
+    let movable =
+        place(&g, "blue", (31, 30), &refs(&home_except(&[far[0], far[1], far[2], ("j10", "D1"), ("i10", "D2")])));
+    let mut moves = Vec::new();
+    movable.legal_moves(&mut moves);
+    let from_home: Vec<String> = moves
+        .iter()
+        .map(|&m| movable.format_move(m))
+        .filter(|m| m.starts_with("i10") || m.starts_with("j10"))
+        .collect();
+    assert!(!from_home.is_empty(), "D1 or D2 can leave Red's home");
+    // The same with j10 and i10 free: R1 and R2 must come home from afar.
+    let free = place(&g, "blue", (31, 30), &refs(&home_except(&far)));
+    let (m, f) = (movable.race_estimate(Side::Red), free.race_estimate(Side::Red));
+    // One move for Y19, one for each blocker that may leave (a blocker
+    // that cannot move at all costs nothing).
+    let leaving = ["i10", "j10"].iter().filter(|c| from_home.iter().any(|m| m.starts_with(**c))).count() as i32;
+    assert_eq!(leaving, 1, "{from_home:?}");
+    assert_eq!(m, EVAL_MOVE + leaving * EVAL_MOVE, "{m}");
+    assert!(m < f, "{m} vs {f}");
+}
