@@ -72,7 +72,7 @@ use plateau_core::Evaluate;
 
 use crate::bits::{BOARD, Bits, NEIGHBOURS, neighbours_of};
 use crate::board::{CELLS, PIECES, SIZE, Side};
-use crate::state::{ColoritoState, NONE};
+use crate::state::{ColoritoState, NONE, finish_of};
 
 /// One move, in evaluation units.
 pub const EVAL_MOVE: i32 = 100;
@@ -92,7 +92,7 @@ const STRANDED: i32 = 150;
 const OFF_BOARD: i32 = 50 * EVAL_MOVE;
 
 /// The blocking route is considered when at most this many pieces must still
-/// come home besides those whose targets are held by stuck opponent pieces.
+/// come home besides those whose targets are held by opponent pieces.
 const BLOCK_GATE: u32 = 3;
 
 /// In the blocking route, the cost of a target held by an opponent piece
@@ -149,7 +149,8 @@ impl Tables {
 impl ColoritoState {
     /// The evaluation's estimate of the moves `side` still needs to complete
     /// its set, in hundredths of a move (see the module documentation of the
-    /// evaluation: distance, jumps at hand, stranded pieces). Zero when every
+    /// evaluation: distance, jumps at hand, stranded pieces, blocked targets).
+    /// Zero when every
     /// piece is home.
     pub fn race_estimate(&self, side: Side) -> i32 {
         let t = &*self.rules.eval;
@@ -232,8 +233,8 @@ impl ColoritoState {
                 continue;
             }
             for x in Bits(self.destinations(c as usize)) {
-                let held = (self.held | (self.rules.home[p] & 1u128 << x)) & targets;
-                if held != 0 && targets & !held & !opp == 0 {
+                let held = self.held | (self.rules.home[p] & 1u128 << x);
+                if finish_of(targets, held, opp).is_some() {
                     return true;
                 }
             }

@@ -86,6 +86,22 @@ impl Move {
     }
 }
 
+/// How a side whose targets are `targets` has finished, if it has, when the
+/// cells holding their right piece are `held` and the opponent's pieces stand
+/// on `opponent`: all pieces home, or the blocking rule (at least one target
+/// holds its right piece and every other target is occupied by an opponent's
+/// piece).
+pub(crate) fn finish_of(targets: u128, held: u128, opponent: u128) -> Option<Finish> {
+    let held = held & targets;
+    if held.count_ones() == 20 {
+        return Some(Finish::Complete);
+    }
+    if held != 0 && targets & !held & !opponent == 0 {
+        return Some(Finish::Blocked);
+    }
+    None
+}
+
 /// How a player finished: all pieces home, or the blocking rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Finish {
@@ -356,16 +372,7 @@ impl ColoritoState {
     /// rule (at least one target holds its right piece and every other target
     /// is occupied by an opponent's piece).
     pub(crate) fn finish(&self, side: Side) -> Option<Finish> {
-        let t = self.rules.targets[side as usize];
-        let held = self.held & t;
-        if held.count_ones() == 20 {
-            return Some(Finish::Complete);
-        }
-        let unheld = t & !held;
-        if held != 0 && unheld & !self.occ[side.other() as usize] == 0 {
-            return Some(Finish::Blocked);
-        }
-        None
+        finish_of(self.rules.targets[side as usize], self.held, self.occ[side.other() as usize])
     }
 
     /// The status after `mover` has moved from status `prev`.

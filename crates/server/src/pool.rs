@@ -61,8 +61,9 @@ impl AiPool {
                         // search's tables take time to allocate).
                         let made = match player {
                             Some(p) => Ok(p),
-                            None => crate::state::make_player(game.info().name, &spec)
-                                .or_else(|_| crate::state::make_player(game.info().name, "random")),
+                            // A failure is the caller's to handle (the table
+                            // logs it and plays a random move).
+                            None => crate::state::make_player(game.info().name, &spec),
                         };
                         match made {
                             Ok(mut player) => {
