@@ -44,6 +44,10 @@ struct Entry<M> {
 
 /// The alpha-beta searcher. Its transposition table persists between moves.
 pub struct AlphaBeta<S: State> {
+    /// Whether to play the game's planner's move where it has one
+    /// ([`plateau_core::Evaluate::planned_move`]) instead of searching. On by
+    /// default.
+    pub use_plan: bool,
     budget: Budget,
     table: Vec<Option<Entry<S::Move>>>,
     killers: Vec<[Option<S::Move>; 2]>,
@@ -74,6 +78,7 @@ impl<S: Evaluate> AlphaBeta<S> {
     /// A searcher with a budget and a table of 2^`table_bits` entries.
     pub fn new(budget: Budget, table_bits: u32) -> Self {
         AlphaBeta {
+            use_plan: true,
             budget,
             table: vec![None; 1 << table_bits],
             killers: vec![[None, None]; MAX_PLY + 1],
@@ -398,6 +403,13 @@ impl<S: Evaluate> AlphaBeta<S> {
         }
         for h in self.history.iter_mut() {
             *h /= 8;
+        }
+        if self.use_plan
+            && let Some((mv, n)) = state.planned_move()
+        {
+            let info =
+                SearchInfo { depth: 0, nodes: 0, time: start.elapsed(), score: Some(Score::Plan(n)), pv: Vec::new() };
+            return (vec![mv], info);
         }
         let mut s = state.clone();
         let mut moves = Vec::new();

@@ -163,6 +163,7 @@ fn resolve_level(spec: &PlayerSpec, levels: &'static [Level; 6]) -> Result<Playe
             let mut s = PlayerSpec::parse(levels[n as usize - 1].spec)?;
             s.seed = spec.seed;
             s.uniform_sampling = spec.uniform_sampling;
+            s.no_plan = spec.no_plan;
             Ok(s)
         }
         _ => Ok(spec.clone()),
@@ -190,7 +191,8 @@ where
                 if G::INFO.max_seats != 2 {
                     return Err(SpecError(format!("alpha-beta needs two players; {} has more", G::INFO.name)));
                 }
-                let ab = alphabeta::AlphaBeta::new(spec.budget, alphabeta::DEFAULT_TABLE_BITS);
+                let mut ab = alphabeta::AlphaBeta::new(spec.budget, alphabeta::DEFAULT_TABLE_BITS);
+                ab.use_plan = !spec.no_plan;
                 Ok(perfect_player::<G, _>(spec, ab))
             }
             Kind::Mcts => {

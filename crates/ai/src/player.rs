@@ -20,6 +20,9 @@ pub enum Score {
     Loss(u32),
     /// An expected return in −1..1 (Monte-Carlo searches).
     Value(f32),
+    /// The game's own planner chose the move: its plan takes this many moves
+    /// ([`plateau_core::Evaluate::planned_move`]).
+    Plan(u32),
 }
 
 impl std::fmt::Display for Score {
@@ -29,6 +32,7 @@ impl std::fmt::Display for Score {
             Score::Win(n) => write!(f, "win in {n}"),
             Score::Loss(n) => write!(f, "loss in {n}"),
             Score::Value(v) => write!(f, "{v:+.3}"),
+            Score::Plan(n) => write!(f, "plan of {n} moves"),
         }
     }
 }

@@ -14,7 +14,9 @@
 //! `iterations=`; `seed=` for the player's own randomness; and for
 //! information-set searches `sampling=belief` (the default: hidden secrets
 //! drawn from beliefs inferred from the other players' moves) or
-//! `sampling=uniform`. When several
+//! `sampling=uniform`; for alpha-beta `plan=off` never to play the game's
+//! own planner's move ([`plateau_core::Evaluate::planned_move`], on by
+//! default). When several
 //! limits are given the search stops at the first one reached.
 
 use std::fmt;
@@ -77,6 +79,9 @@ pub struct PlayerSpec {
     /// from beliefs inferred from the other players' moves
     /// (`sampling=uniform`; the default is `sampling=belief`).
     pub uniform_sampling: bool,
+    /// Alpha-beta: search even where the game's planner has a move
+    /// (`plan=off`; the default is `plan=on`).
+    pub no_plan: bool,
 }
 
 /// The largest budgets a spec may ask for (a server must bound what a client
@@ -129,6 +134,7 @@ impl PlayerSpec {
                         budget: Budget::default(),
                         seed: None,
                         uniform_sampling: false,
+                        no_plan: false,
                     });
                 }
                 _ => {
@@ -140,6 +146,7 @@ impl PlayerSpec {
             budget: Budget::default(),
             seed: None,
             uniform_sampling: false,
+            no_plan: false,
         };
         for param in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (k, v) =
@@ -165,6 +172,13 @@ impl PlayerSpec {
                     spec.uniform_sampling = match v.trim() {
                         "uniform" => true,
                         "belief" => false,
+                        _ => return Err(bad()),
+                    }
+                }
+                "plan" => {
+                    spec.no_plan = match v.trim() {
+                        "off" => true,
+                        "on" => false,
                         _ => return Err(bad()),
                     }
                 }
@@ -210,6 +224,9 @@ impl fmt::Display for PlayerSpec {
         if self.uniform_sampling {
             params.push("sampling=uniform".to_string());
         }
+        if self.no_plan {
+            params.push("plan=off".to_string());
+        }
         if !params.is_empty() {
             write!(f, ":{}", params.join(","))?;
         }
@@ -230,6 +247,7 @@ mod tests {
             "mcts:iterations=500,seed=3",
             "ai:4",
             "alphabeta:time=250ms,depth=6",
+            "alphabeta:nodes=1000,plan=off",
         ] {
             assert_eq!(PlayerSpec::parse(s).unwrap().to_string(), s);
         }
@@ -242,6 +260,7 @@ mod tests {
             "alphabeta:time=2h",
             "mcts:foo=1",
             "mcts:iterations",
+            "alphabeta:plan=no",
             "alphabeta:time=100s",
         ] {
             assert!(PlayerSpec::parse(bad).is_err(), "{bad}");

@@ -115,7 +115,7 @@ use plateau_core::{ConfigError, Game, GameInfo, OptionKind, OptionSpec, Seat, Se
 
 pub use board::{Board, BoardError, CELLS, Cell, Colour, PIECES, Piece, SIZE, STANDARD_BOARD, Side};
 pub use eval::EVAL_MOVE;
-pub use score::{Score, min_moves};
+pub use score::{Score, min_moves, plan};
 pub use state::{ColoritoState, ColoritoUndo, ColoritoView, Move, PerSide, PositionError, ScoreView};
 
 use rules::Rules;

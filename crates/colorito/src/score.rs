@@ -13,9 +13,9 @@
 use std::sync::Mutex;
 
 use crate::bits::Bits;
-use crate::board::{PIECES, Side};
+use crate::board::{CELLS, Cell, PIECES, Side};
 use crate::rules::FAR;
-use crate::state::{ColoritoState, NONE};
+use crate::state::{ColoritoState, Move, NONE};
 
 /// The result of the score search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -97,52 +97,124 @@ pub(crate) fn cached(state: &ColoritoState, loser: Side) -> Score {
 /// The fewest moves `side` needs to complete its set from `state` if it moved
 /// alone (the other side's pieces fixed), searching at most `budget` positions.
 pub fn min_moves(state: &ColoritoState, side: Side, budget: u64) -> Score {
+    match solve(state, side, budget, Goal::Complete) {
+        Solved::Found { length, .. } => Score::Exact(length),
+        Solved::OutOfBudget { bound } => Score::AtLeast(bound),
+        Solved::Unreachable => Score::Unreachable,
+    }
+}
+
+/// The shortest way for `side` to finish from `state` if it moved alone (the
+/// other side's pieces fixed): by completing its set or by the blocking rule,
+/// whichever comes first (targets held by the other side's pieces then need
+/// no piece), jumping only over its own pieces and the other side's pieces
+/// that are home (the others may leave). Returns the first move and the
+/// number of moves, or `None` when there is no such way or `budget` positions
+/// did not suffice to find the shortest. Not for the just-colours variant
+/// (returns `None`).
+///
+/// Computer players use it near the end of a race, where the evaluation's
+/// estimate cannot see the several quiet moves that make a path for a last
+/// piece (see [`crate::eval`]).
+pub fn plan(state: &ColoritoState, side: Side, budget: u64) -> Option<(Move, u32)> {
+    if state.rules.just_colours {
+        return None;
+    }
+    match solve(state, side, budget, Goal::Finish) {
+        Solved::Found { first: Some((from, to)), length } => {
+            Some((Move::Go { from: cell(from), to: cell(to) }, length))
+        }
+        _ => None,
+    }
+}
+
+fn cell(i: u8) -> Cell {
+    Cell::from_index(i as usize).expect("a board cell")
+}
+
+/// What the single-player search must reach.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Goal {
+    /// Every piece home.
+    Complete,
+    /// Every piece home whose target the fixed opponent does not occupy
+    /// (completion, or the blocking rule), without jumping over opponent
+    /// pieces that are not home: they may move away, and a plan that relies
+    /// on them is undone as soon as they do.
+    Finish,
+}
+
+/// What the single-player search found.
+enum Solved {
+    /// The shortest way, of `length` moves, starting with `first` (from,
+    /// to); none when already there.
+    Found { first: Option<(u8, u8)>, length: u32 },
+    /// The budget ran out; every way takes at least `bound` moves.
+    OutOfBudget { bound: u32 },
+    /// There is no way.
+    Unreachable,
+}
+
+/// The single-player search (IDA*).
+fn solve(state: &ColoritoState, side: Side, budget: u64, goal: Goal) -> Solved {
     let r = &*state.rules;
     let opp = side.other() as usize;
     let pieces = side as usize * 20..side as usize * 20 + 20;
     // Static impossibility: a piece off the board or with no path home, or
     // homes held by the fixed opponent.
     let fixed = state.occ[opp];
+    let mut dist = r.dist.clone();
     for p in pieces.clone() {
         let c = state.pos[p];
         if c == NONE || r.dist[p][c as usize] == FAR {
-            return Score::Unreachable;
+            return Solved::Unreachable;
         }
     }
     if r.just_colours {
         for base in [side as usize * 20, side as usize * 20 + 10] {
             if (r.home[base] & !fixed).count_ones() < 10 {
-                return Score::Unreachable;
+                return Solved::Unreachable;
             }
         }
     } else {
         for p in pieces.clone() {
             if r.home[p] & fixed != 0 {
-                return Score::Unreachable;
+                match goal {
+                    Goal::Complete => return Solved::Unreachable,
+                    // That target will never need its piece: the blocking rule.
+                    Goal::Finish => dist[p] = [0; CELLS],
+                }
             }
         }
     }
-    let h0 = state.race_distance(side);
+    let h0: u32 = pieces.map(|p| dist[p][state.pos[p] as usize] as u32).sum();
     if h0 == 0 {
-        return Score::Exact(0);
+        return Solved::Found { first: None, length: 0 };
     }
     let mut search = Search {
         st: state.clone(),
         side,
+        dist,
+        walls: match goal {
+            Goal::Complete => 0,
+            Goal::Finish => fixed & !state.held,
+        },
+        length: 0,
         nodes: 0,
         budget,
         table: vec![Entry::default(); table_size(budget)],
         stamp: 0,
         bufs: Vec::new(),
+        first: None,
     };
     let mut bound = h0;
     loop {
         search.stamp = search.stamp.wrapping_add(1);
         let mut next = u32::MAX;
         match search.dfs(0, h0, bound, &mut next) {
-            Flow::Found => return Score::Exact(bound),
-            Flow::OutOfBudget => return Score::AtLeast(bound),
-            Flow::NotFound if next == u32::MAX => return Score::Unreachable,
+            Flow::Found => return Solved::Found { first: search.first, length: search.length },
+            Flow::OutOfBudget => return Solved::OutOfBudget { bound },
+            Flow::NotFound if next == u32::MAX => return Solved::Unreachable,
             Flow::NotFound => bound = next,
         }
     }
@@ -170,17 +242,27 @@ enum Flow {
 struct Search {
     st: ColoritoState,
     side: Side,
+    /// Per piece and cell, the admissible distance home (zero for pieces
+    /// whose target the blocking rule excuses).
+    dist: Box<[[u8; CELLS]; PIECES]>,
+    /// Pieces not to jump over.
+    walls: u128,
+    /// The number of moves of the way found.
+    length: u32,
     nodes: u64,
     budget: u64,
     table: Vec<Entry>,
     stamp: u32,
     /// One move list per depth: (bound after the move, from, to).
     bufs: Vec<Vec<(u32, u8, u8)>>,
+    /// The first move of the solution found (from, to).
+    first: Option<(u8, u8)>,
 }
 
 impl Search {
     fn dfs(&mut self, g: u32, h: u32, bound: u32, next: &mut u32) -> Flow {
         if h == 0 {
+            self.length = g;
             return Flow::Found;
         }
         let f = g + h;
@@ -205,11 +287,11 @@ impl Search {
         }
         let mut buf = std::mem::take(&mut self.bufs[depth]);
         buf.clear();
-        let dist = &self.st.rules.dist;
+        let dist = &self.dist;
         for from in Bits(self.st.occ[self.side as usize]) {
             let p = self.st.at[from] as usize;
             let d_from = dist[p][from] as u32;
-            for to in Bits(self.st.destinations(from)) {
+            for to in Bits(self.st.destinations_past(from, self.walls)) {
                 let d_to = dist[p][to];
                 if d_to == FAR {
                     continue;
@@ -226,6 +308,9 @@ impl Search {
             match r {
                 Flow::NotFound => {}
                 other => {
+                    if g == 0 && matches!(other, Flow::Found) {
+                        self.first = Some((from, to));
+                    }
                     flow = other;
                     break;
                 }

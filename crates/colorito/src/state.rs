@@ -314,6 +314,13 @@ impl ColoritoState {
     /// strict), found by one flood fill.
     #[inline]
     pub(crate) fn destinations(&self, from: usize) -> u128 {
+        self.destinations_past(from, 0)
+    }
+
+    /// [`Self::destinations`] as if the pieces on `walls` could not be jumped
+    /// over (nor landed on): a subset of the real destinations.
+    #[inline]
+    pub(crate) fn destinations_past(&self, from: usize, walls: u128) -> u128 {
         let p = self.at[from];
         if p == NONE {
             return 0;
@@ -325,7 +332,7 @@ impl ColoritoState {
         let welcome = r.welcome[p as usize];
         let steps = NEIGHBOURS[from] & empty;
         let seeds = me | if r.strict { steps & welcome } else { steps };
-        (steps | jump_closure(seeds, occ, empty)) & welcome & !me
+        (steps | jump_closure(seeds, occ & !walls, empty)) & welcome & !me
     }
 
     /// The cells a piece may end its move on, as cells.

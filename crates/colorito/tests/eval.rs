@@ -141,6 +141,7 @@ fn alpha_beta_finds_the_race_won_in_one_move() {
     // Red completes with j8-j10; Blue, two pieces away, cannot answer.
     let s = race_end("red", &[("e5", "D2")]);
     let mut ab = AlphaBeta::<ColoritoState>::new(Budget { depth: Some(3), ..Budget::default() }, 14);
+    ab.use_plan = false; // the search itself (the planner plays j8-j10 too: tests/plan.rs)
     let (pv, info) = ab.search(&s, &[]);
     assert_eq!(s.format_move(pv[0]), "j8-j10");
     assert_eq!(info.score, Some(Score::Win(2)), "{info:?}");
@@ -158,6 +159,7 @@ fn a_target_held_by_a_stuck_opponent_need_not_be_filled() {
     assert!(blocked.race_estimate(Side::Red) < free.race_estimate(Side::Red));
     assert!(blocked.race_estimate(Side::Red) <= 2 * EVAL_MOVE, "{}", blocked.race_estimate(Side::Red));
     let mut ab = AlphaBeta::<ColoritoState>::new(Budget { depth: Some(2), ..Budget::default() }, 14);
+    ab.use_plan = false; // the search itself
     let (pv, info) = ab.search(&blocked, &[]);
     assert_eq!(blocked.format_move(pv[0]), "i8-i10");
     // Red moved first: Blue's extra move cannot complete its set.

@@ -242,6 +242,16 @@ pub trait Evaluate: State {
     fn noisy_moves(&self, out: &mut Vec<Self::Move>) {
         out.clear();
     }
+
+    /// A move the game's own planner chooses here by a method it trusts more
+    /// than a search with [`Evaluate::evaluate`] (an endgame solver, as chess
+    /// engines play from endgame tables at the root), with the number of
+    /// moves its plan takes; `None` to search as usual (the default).
+    /// Alpha-beta plays it without searching. It must be deterministic and
+    /// bounded in work (a few tens of milliseconds at most).
+    fn planned_move(&self) -> Option<(Self::Move, u32)> {
+        None
+    }
 }
 
 /// How a move is made by pointing: select these (any order), then click one

@@ -1,0 +1,107 @@
+//! The endgame planner: the shortest way for one side to finish (its set
+//! completed, or the blocking rule) with the other side's pieces fixed, and
+//! alpha-beta playing it where the evaluation cannot see the way.
+
+use plateau_ai::alphabeta::AlphaBeta;
+use plateau_ai::{Budget, Score as SearchScore, Search};
+use plateau_colorito::{Colorito, ColoritoState, Move, Score, Side, min_moves, plan};
+use plateau_core::{Evaluate, Game, State};
+
+/// A position from an arena game in which alpha-beta, without the planner,
+/// shuffled for over 100 moves to the `max-moves` draw: Red needs only Y19
+/// on b9 (a10, R10's target, is held by Blue's D10, so the blocking rule
+/// excuses R10), but Y19 on f8 has nothing to jump over and Red's home is
+/// full: home pieces must step out to make a path and go back.
+const SHUFFLE: &str = "to-move: red
+moves: 60 60
+D10 R9  R8  R7  R6  R5  R4  R3  R2  R1
+.   .   Y18 Y17 Y16 Y15 Y14 Y13 Y12 Y11
+.   Y20 .   .   .   Y19 .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+.   L13 .   .   .   L20 R10 .   .   .
+L11 L12 .   L14 L15 L16 L17 L18 L19 .
+D1  D2  D3  D4  D5  D6  D7  D8  D9  .
+";
+
+fn shuffle() -> ColoritoState {
+    Colorito::standard().position(SHUFFLE).unwrap()
+}
+
+/// `s` after Red's move `mv`, with Red to move again (Blue "passes").
+fn red_moves_again(s: &ColoritoState, mv: Move) -> ColoritoState {
+    let mut next = s.clone();
+    next.try_apply(mv).unwrap();
+    if next.in_extra_move() {
+        return next;
+    }
+    let text = next.to_text().replace("to-move: blue", "to-move: red");
+    let n = next.moves_made()[0];
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[1] = format!("moves: {n} {n}");
+    Colorito::standard().position(&lines.join("\n")).unwrap()
+}
+
+#[test]
+fn the_plan_is_shortest_and_followed_to_the_finish() {
+    let mut s = shuffle();
+    let (_, n) = plan(&s, Side::Red, 200_000).expect("a plan");
+    assert_eq!(n, 7);
+    // Every move of the plan brings the finish one move nearer, and the last
+    // one finishes by the blocking rule (Blue then has its extra move).
+    for left in (1..=n).rev() {
+        let (mv, m) = plan(&s, Side::Red, 200_000).expect("a plan");
+        assert_eq!(m, left, "{}", s.to_text());
+        s = red_moves_again(&s, mv);
+    }
+    assert!(s.in_extra_move(), "{}", s.to_text());
+    assert_eq!(s.home_count(Side::Red), 19);
+}
+
+#[test]
+fn a_target_held_by_the_opponent_needs_no_piece() {
+    let s = shuffle();
+    // Completing the set is impossible while D10 holds a10: the loser's score
+    // says so; the planner finishes by the blocking rule instead.
+    assert_eq!(min_moves(&s, Side::Red, 200_000), Score::Unreachable);
+    assert!(plan(&s, Side::Red, 200_000).is_some());
+}
+
+#[test]
+fn no_plan_when_the_budget_cannot_prove_the_shortest() {
+    assert_eq!(plan(&shuffle(), Side::Red, 50), None);
+}
+
+#[test]
+fn alpha_beta_plays_the_plan_unless_told_not_to() {
+    let s = shuffle();
+    let (mv, n) = s.planned_move().expect("few pieces away: the planner answers");
+    let budget = Budget { nodes: Some(20_000), ..Budget::default() };
+    let mut ab = AlphaBeta::<ColoritoState>::new(budget, 14);
+    let (pv, info) = ab.search(&s, &[]);
+    assert_eq!(pv, vec![mv]);
+    assert_eq!(info.score, Some(SearchScore::Plan(n)));
+    let mut ab = AlphaBeta::<ColoritoState>::new(budget, 14);
+    ab.use_plan = false;
+    let (_, info) = ab.search(&s, &[]);
+    assert!(matches!(info.score, Some(SearchScore::Eval(_))), "{info:?}");
+}
+
+#[test]
+fn no_plan_from_the_start_or_in_the_extra_move() {
+    let g = Colorito::standard();
+    // At the start every piece is away (and the blocking rule would make any
+    // plan that ignores the opponent's moves meaningless).
+    assert_eq!(g.start(0).planned_move(), None);
+    // Once Red has finished, Blue's extra move is judged by the search
+    // exactly.
+    let mut s = shuffle();
+    for _ in 0..7 {
+        let (mv, _) = plan(&s, Side::Red, 200_000).unwrap();
+        s = red_moves_again(&s, mv);
+    }
+    assert!(s.in_extra_move());
+    assert_eq!(s.planned_move(), None);
+}
