@@ -4,14 +4,17 @@
 //!   random games and from the middle of games between alpha-beta players.
 //! - `alphabeta/…`: fixed-depth searches (a fresh searcher and table each
 //!   time, so every iteration does the same work); the throughput is in
-//!   nodes, so criterion reports nodes per second.
+//!   nodes, so criterion reports nodes per second (the endgame planner is
+//!   off: these measure the search).
+//! - `plan/…`: the endgame planner on a race end where alpha-beta without it
+//!   shuffled (`tests/data/race-end-shuffle.txt`, a 7-move plan).
 
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use plateau_ai::alphabeta::AlphaBeta;
 use plateau_ai::{Budget, Search};
-use plateau_colorito::{Colorito, ColoritoState};
+use plateau_colorito::{Colorito, ColoritoState, Side, plan};
 use plateau_core::{Evaluate, Game, State, Turn};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -76,19 +79,25 @@ fn bench(c: &mut Criterion) {
     let late = played[played.len() * 2 / 3].clone();
     for (name, s, depth) in [("start", &start, 6), ("middle game", &mid, 5), ("late game", &late, 6)] {
         let budget = Budget { depth: Some(depth), ..Budget::default() };
-        let (_, info) = AlphaBeta::<ColoritoState>::new(budget, 18).search(s, &[]);
+        let searcher = || {
+            let mut ab = AlphaBeta::<ColoritoState>::new(budget, 18);
+            ab.use_plan = false;
+            ab
+        };
+        let (_, info) = searcher().search(s, &[]);
         eprintln!("alphabeta {name}: depth {depth}, {} nodes, {} legal moves", info.nodes, s.count_moves());
         let mut group = c.benchmark_group("alphabeta");
         group.throughput(Throughput::Elements(info.nodes));
         group.bench_function(format!("{name}, depth {depth}"), |b| {
-            b.iter_batched(
-                || AlphaBeta::<ColoritoState>::new(budget, 18),
-                |mut ab| ab.search(black_box(s), &[]).1.nodes,
-                BatchSize::LargeInput,
-            )
+            b.iter_batched(searcher, |mut ab| ab.search(black_box(s), &[]).1.nodes, BatchSize::LargeInput)
         });
         group.finish();
     }
+
+    let end = g.position(include_str!("../tests/data/race-end-shuffle.txt")).expect("a valid position");
+    let mut group = c.benchmark_group("plan");
+    group.bench_function("race end, 7 moves", |b| b.iter(|| plan(black_box(&end), Side::Red, 30_000)));
+    group.finish();
 }
 
 criterion_group! {

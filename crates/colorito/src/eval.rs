@@ -48,12 +48,14 @@
 //! The weights were chosen by matches between alpha-beta players using
 //! variants of this evaluation and the greedy player (which uses it too), over
 //! dozens of openings with node budgets, then with the endgame planner below
-//! at 200 ms a move against MCTS; stronger penalties for stuck pieces or
-//! pieces left in the start rows, or a table steeper throughout, did worse
-//! (the search then shuffles rather than race). Raising only the far end of
-//! the table (from 410 and 470 for distances 8 and 9) took alpha-beta with the
-//! planner from 85% (+16 =2 −2) to 95% (+18 =2 −0) against MCTS over the
-//! same 20 openings, and left it at 92.5% against greedy.
+//! at 200 ms a move against MCTS. Raising only the far end of the table
+//! (from 410 and 470 for distances 8 and 9) took alpha-beta with the planner
+//! from 85% to 95% against MCTS over the same 20 openings, and left it at
+//! 92.5% against greedy (final figures in `docs/strength.md`). Did worse: a
+//! table steeper throughout, stronger penalties for stuck pieces, and extra
+//! costs for a piece still on its start cell (growing as the opponent comes
+//! home, or when it cannot move): the search then shuffles rather than race,
+//! or strands the pieces it hurries out.
 //!
 //! # The value
 //!

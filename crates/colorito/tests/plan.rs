@@ -12,19 +12,7 @@ use plateau_core::{Evaluate, Game, State};
 /// on b9 (a10, R10's target, is held by Blue's D10, so the blocking rule
 /// excuses R10), but Y19 on f8 has nothing to jump over and Red's home is
 /// full: home pieces must step out to make a path and go back.
-const SHUFFLE: &str = "to-move: red
-moves: 60 60
-D10 R9  R8  R7  R6  R5  R4  R3  R2  R1
-.   .   Y18 Y17 Y16 Y15 Y14 Y13 Y12 Y11
-.   Y20 .   .   .   Y19 .   .   .   .
-.   .   .   .   .   .   .   .   .   .
-.   .   .   .   .   .   .   .   .   .
-.   .   .   .   .   .   .   .   .   .
-.   .   .   .   .   .   .   .   .   .
-.   L13 .   .   .   L20 R10 .   .   .
-L11 L12 .   L14 L15 L16 L17 L18 L19 .
-D1  D2  D3  D4  D5  D6  D7  D8  D9  .
-";
+const SHUFFLE: &str = include_str!("data/race-end-shuffle.txt");
 
 fn shuffle() -> ColoritoState {
     Colorito::standard().position(SHUFFLE).unwrap()
