@@ -405,7 +405,7 @@ impl<S: Evaluate> AlphaBeta<S> {
             *h /= 8;
         }
         if self.use_plan
-            && let Some((mv, n)) = state.planned_move()
+            && let Some((mv, n)) = state.planned_move(self.budget.time.map(|t| start + t / 2))
         {
             let info =
                 SearchInfo { depth: 0, nodes: 0, time: start.elapsed(), score: Some(Score::Plan(n)), pv: Vec::new() };

@@ -86,16 +86,18 @@
 //! `PLAN_GATE` (5) pieces of the side to move are not home,
 //! [`Evaluate::planned_move`] asks [`crate::plan`] for the shortest way to
 //! finish if the other side stood still (jumping only over its pieces that
-//! are home, which do not leave), within `PLAN_NODES` (30,000) positions, and
-//! alpha-beta plays its first move (a new plan is made every move, so an
-//! opponent that does move is taken into account). Where the planner finds
+//! are home, which do not leave), within `PLAN_NODES` (30,000) positions and
+//! half the move's time, and alpha-beta plays its first move (a new plan is
+//! made every move, so an opponent that does move is taken into account). Where the planner finds
 //! nothing within its budget, the search decides as before.
 
 use plateau_core::Evaluate;
 
 use crate::bits::{BOARD, Bits, NEIGHBOURS, neighbours_of};
 use crate::board::{CELLS, PIECES, SIZE, Side};
-use crate::score::plan;
+use std::time::Instant;
+
+use crate::score::plan_until;
 use crate::state::{ColoritoState, Move, NONE, Status, finish_of};
 
 /// One move, in evaluation units.
@@ -293,7 +295,7 @@ impl Evaluate for ColoritoState {
         self.evaluation(if seat == 0 { Side::Red } else { Side::Blue })
     }
 
-    fn planned_move(&self) -> Option<(Move, u32)> {
+    fn planned_move(&self, deadline: Option<Instant>) -> Option<(Move, u32)> {
         if self.status != Status::Playing {
             return None;
         }
@@ -308,6 +310,6 @@ impl Evaluate for ColoritoState {
         if away > PLAN_GATE {
             return None;
         }
-        plan(self, side, PLAN_NODES)
+        plan_until(self, side, PLAN_NODES, deadline)
     }
 }

@@ -11,6 +11,7 @@
 //! lower bound, and is marked as not exact.
 
 use std::sync::Mutex;
+use std::time::Instant;
 
 use crate::bits::Bits;
 use crate::board::{CELLS, Cell, PIECES, Side};
@@ -97,7 +98,7 @@ pub(crate) fn cached(state: &ColoritoState, loser: Side) -> Score {
 /// The fewest moves `side` needs to complete its set from `state` if it moved
 /// alone (the other side's pieces fixed), searching at most `budget` positions.
 pub fn min_moves(state: &ColoritoState, side: Side, budget: u64) -> Score {
-    match solve(state, side, budget, Goal::Complete) {
+    match solve(state, side, budget, Goal::Complete, None) {
         Solved::Found { length, .. } => Score::Exact(length),
         Solved::OutOfBudget { bound } => Score::AtLeast(bound),
         Solved::Unreachable => Score::Unreachable,
@@ -117,10 +118,20 @@ pub fn min_moves(state: &ColoritoState, side: Side, budget: u64) -> Score {
 /// estimate cannot see the several quiet moves that make a path for a last
 /// piece (see [`crate::eval`]).
 pub fn plan(state: &ColoritoState, side: Side, budget: u64) -> Option<(Move, u32)> {
+    plan_until(state, side, budget, None)
+}
+
+/// [`plan`], giving up (`None`) once `deadline` has passed.
+pub(crate) fn plan_until(
+    state: &ColoritoState,
+    side: Side,
+    budget: u64,
+    deadline: Option<Instant>,
+) -> Option<(Move, u32)> {
     if state.rules.just_colours {
         return None;
     }
-    match solve(state, side, budget, Goal::Finish) {
+    match solve(state, side, budget, Goal::Finish, deadline) {
         Solved::Found { first: Some((from, to)), length } => {
             Some((Move::Go { from: cell(from), to: cell(to) }, length))
         }
@@ -156,7 +167,7 @@ enum Solved {
 }
 
 /// The single-player search (IDA*).
-fn solve(state: &ColoritoState, side: Side, budget: u64, goal: Goal) -> Solved {
+fn solve(state: &ColoritoState, side: Side, budget: u64, goal: Goal, deadline: Option<Instant>) -> Solved {
     let r = &*state.rules;
     let opp = side.other() as usize;
     let pieces = side as usize * 20..side as usize * 20 + 20;
@@ -202,6 +213,7 @@ fn solve(state: &ColoritoState, side: Side, budget: u64, goal: Goal) -> Solved {
         length: 0,
         nodes: 0,
         budget,
+        deadline,
         table: vec![Entry::default(); table_size(budget)],
         stamp: 0,
         bufs: Vec::new(),
@@ -251,6 +263,8 @@ struct Search {
     length: u32,
     nodes: u64,
     budget: u64,
+    /// When to give up, checked every 1,024 positions.
+    deadline: Option<Instant>,
     table: Vec<Entry>,
     stamp: u32,
     /// One move list per depth: (bound after the move, from, to).
@@ -278,7 +292,9 @@ impl Search {
         }
         self.table[slot] = Entry { key, stamp: self.stamp, g };
         self.nodes += 1;
-        if self.nodes > self.budget {
+        if self.nodes > self.budget
+            || (self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
             return Flow::OutOfBudget;
         }
         let depth = g as usize;

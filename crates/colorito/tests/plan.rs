@@ -6,6 +6,7 @@ use plateau_ai::alphabeta::AlphaBeta;
 use plateau_ai::{Budget, Score as SearchScore, Search};
 use plateau_colorito::{Colorito, ColoritoState, Move, Score, Side, min_moves, plan};
 use plateau_core::{Evaluate, Game, State};
+use std::time::Instant;
 
 /// A position from an arena game in which alpha-beta, without the planner,
 /// shuffled for over 100 moves to the `max-moves` draw: Red needs only Y19
@@ -65,7 +66,7 @@ fn no_plan_when_the_budget_cannot_prove_the_shortest() {
 #[test]
 fn alpha_beta_plays_the_plan_unless_told_not_to() {
     let s = shuffle();
-    let (mv, n) = s.planned_move().expect("few pieces away: the planner answers");
+    let (mv, n) = s.planned_move(None).expect("few pieces away: the planner answers");
     let budget = Budget { nodes: Some(20_000), ..Budget::default() };
     let mut ab = AlphaBeta::<ColoritoState>::new(budget, 14);
     let (pv, info) = ab.search(&s, &[]);
@@ -82,7 +83,7 @@ fn no_plan_from_the_start_or_in_the_extra_move() {
     let g = Colorito::standard();
     // At the start every piece is away (and the blocking rule would make any
     // plan that ignores the opponent's moves meaningless).
-    assert_eq!(g.start(0).planned_move(), None);
+    assert_eq!(g.start(0).planned_move(None), None);
     // Once Red has finished, Blue's extra move is judged by the search
     // exactly.
     let mut s = shuffle();
@@ -91,5 +92,15 @@ fn no_plan_from_the_start_or_in_the_extra_move() {
         s = red_moves_again(&s, mv);
     }
     assert!(s.in_extra_move());
-    assert_eq!(s.planned_move(), None);
+    assert_eq!(s.planned_move(None), None);
+}
+
+#[test]
+fn a_planner_out_of_time_gives_up() {
+    // An 8-move plan that takes thousands of positions to prove shortest
+    // (from an arena game); the deadline is checked every 1,024 positions.
+    let s = Colorito::standard().position(include_str!("data/race-end-long.txt")).unwrap();
+    let (_, n) = s.planned_move(None).expect("a plan within the budget");
+    assert_eq!(n, 8);
+    assert_eq!(s.planned_move(Some(Instant::now())), None);
 }

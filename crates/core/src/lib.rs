@@ -247,9 +247,12 @@ pub trait Evaluate: State {
     /// than a search with [`Evaluate::evaluate`] (an endgame solver, as chess
     /// engines play from endgame tables at the root), with the number of
     /// moves its plan takes; `None` to search as usual (the default).
-    /// Alpha-beta plays it without searching. It must be deterministic and
-    /// bounded in work (a few tens of milliseconds at most).
-    fn planned_move(&self) -> Option<(Self::Move, u32)> {
+    /// Alpha-beta plays it without searching. Its work must be bounded (a few
+    /// tens of milliseconds at most) and deterministic, except that it gives
+    /// up (`None`) once `deadline` has passed: alpha-beta under a time limit
+    /// gives it half of its time.
+    fn planned_move(&self, deadline: Option<std::time::Instant>) -> Option<(Self::Move, u32)> {
+        let _ = deadline;
         None
     }
 }
