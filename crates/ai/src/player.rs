@@ -32,6 +32,7 @@ impl std::fmt::Display for Score {
             Score::Win(n) => write!(f, "win in {n}"),
             Score::Loss(n) => write!(f, "loss in {n}"),
             Score::Value(v) => write!(f, "{v:+.3}"),
+            Score::Plan(1) => write!(f, "plan of 1 move"),
             Score::Plan(n) => write!(f, "plan of {n} moves"),
         }
     }
