@@ -387,6 +387,13 @@ impl<S: Evaluate> AlphaBeta<S> {
     /// Choose a move: iterative deepening until a limit of the budget.
     pub fn best_move(&mut self, state: &S) -> (Vec<S::Move>, SearchInfo) {
         let start = Instant::now();
+        if self.use_plan
+            && let Some((mv, n)) = state.planned_move(self.budget.time.map(|t| start + t / 2))
+        {
+            let info =
+                SearchInfo { depth: 0, nodes: 0, time: start.elapsed(), score: Some(Score::Plan(n)), pv: Vec::new() };
+            return (vec![mv], info);
+        }
         self.nodes = 0;
         self.next_check = 0;
         self.seldepth = 0;
@@ -403,13 +410,6 @@ impl<S: Evaluate> AlphaBeta<S> {
         }
         for h in self.history.iter_mut() {
             *h /= 8;
-        }
-        if self.use_plan
-            && let Some((mv, n)) = state.planned_move(self.budget.time.map(|t| start + t / 2))
-        {
-            let info =
-                SearchInfo { depth: 0, nodes: 0, time: start.elapsed(), score: Some(Score::Plan(n)), pv: Vec::new() };
-            return (vec![mv], info);
         }
         let mut s = state.clone();
         let mut moves = Vec::new();

@@ -88,15 +88,16 @@
 //! finish if the other side stood still (jumping only over its pieces that
 //! are home, which do not leave), within `PLAN_NODES` (30,000) positions and
 //! half the move's time, and alpha-beta plays its first move (a new plan is
-//! made every move, so an opponent that does move is taken into account). Where the planner finds
-//! nothing within its budget, the search decides as before.
+//! made every move, so an opponent that does move is taken into account).
+//! Where the planner finds nothing within its budget, the search decides as
+//! before.
 
 use plateau_core::Evaluate;
 
-use crate::bits::{BOARD, Bits, NEIGHBOURS, neighbours_of};
-use crate::board::{CELLS, PIECES, SIZE, Side};
 use std::time::Instant;
 
+use crate::bits::{BOARD, Bits, NEIGHBOURS, neighbours_of};
+use crate::board::{CELLS, PIECES, SIZE, Side};
 use crate::score::plan_until;
 use crate::state::{ColoritoState, Move, NONE, Status, finish_of};
 
@@ -183,8 +184,7 @@ impl ColoritoState {
     /// The evaluation's estimate of the moves `side` still needs to complete
     /// its set, in hundredths of a move (see the module documentation of the
     /// evaluation: distance, jumps at hand, stranded pieces, blocked targets).
-    /// Zero when every
-    /// piece is home.
+    /// Zero when every piece is home.
     pub fn race_estimate(&self, side: Side) -> i32 {
         let t = &*self.rules.eval;
         let occ = self.occ[0] | self.occ[1];
@@ -299,17 +299,9 @@ impl Evaluate for ColoritoState {
         if self.status != Status::Playing {
             return None;
         }
-        let side = self.side;
-        let mut away = 0;
-        for p in side as usize * 20..side as usize * 20 + 20 {
-            let c = self.pos[p];
-            if c == NONE || self.held >> c & 1 == 0 {
-                away += 1;
-            }
-        }
-        if away > PLAN_GATE {
+        if 20 - self.home_count(self.side) > PLAN_GATE {
             return None;
         }
-        plan_until(self, side, PLAN_NODES, deadline)
+        plan_until(self, self.side, PLAN_NODES, deadline)
     }
 }

@@ -2,6 +2,9 @@
 //! completed, or the blocking rule) with the other side's pieces fixed, and
 //! alpha-beta playing it where the evaluation cannot see the way.
 
+mod common;
+
+use common::*;
 use plateau_ai::alphabeta::AlphaBeta;
 use plateau_ai::{Budget, Score as SearchScore, Search};
 use plateau_colorito::{Colorito, ColoritoState, Move, Score, Side, min_moves, plan};
@@ -103,4 +106,16 @@ fn a_planner_out_of_time_gives_up() {
     let (_, n) = s.planned_move(None).expect("a plan within the budget");
     assert_eq!(n, 8);
     assert_eq!(s.planned_move(Some(Instant::now())), None);
+}
+
+#[test]
+fn the_plan_does_not_lean_on_an_opponent_piece_still_racing() {
+    // Red lacks only R5 (target f10); a step to e6 and jumps over Blue's D1
+    // on e7 and Red's home pieces bring it home in one move, but D1 is not
+    // home and may move away: the planner counts on Red's own pieces only.
+    let g = Colorito::standard();
+    let s = place(&g, "red", (30, 30), &refs(&home_except(&[("e5", "R5"), ("e7", "D1")])));
+    assert!(moves(&s).contains(&"e5-f10".to_string()));
+    let (_, n) = plan(&s, Side::Red, 100_000).expect("a plan without D1");
+    assert!(n > 1, "{n}");
 }
