@@ -30,6 +30,24 @@ pub struct ServeArgs {
     /// How commits are made durable: normal survives the server being killed, full also a power cut.
     #[arg(long, value_enum, default_value = "full")]
     pub sync: SyncArg,
+    /// Seconds a connection has to send a complete request head (from its opening, or from the first byte of a later request).
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    pub header_timeout: u64,
+    /// Seconds a kept-alive HTTP connection may wait idle between requests.
+    #[arg(long, value_name = "SECS", default_value_t = 75)]
+    pub keep_alive: u64,
+    /// Open connections (WebSockets included) per client address (IPv6: per /64); 0: no cap.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub max_conns_per_ip: usize,
+    /// Open connections in all (lowered to 3/4 of the limit of open files if that is smaller).
+    #[arg(long, value_name = "N", default_value_t = 16_000)]
+    pub max_conns: usize,
+    /// The last N places of --max-conns go only to addresses holding fewer than 8 connections.
+    #[arg(long, value_name = "N", default_value_t = 500)]
+    pub conn_reserve: usize,
+    /// Apply --max-conns-per-ip to loopback addresses too (by default the load tool and a local reverse proxy are not capped per address).
+    #[arg(long)]
+    pub limit_loopback: bool,
 }
 
 /// `plateau loadtest`.
@@ -77,6 +95,21 @@ pub fn serve(args: ServeArgs) -> Result<()> {
     if let Some(n) = args.ai_threads {
         config.ai_threads = n;
     }
+    if args.header_timeout == 0 || args.keep_alive == 0 {
+        bail!("--header-timeout and --keep-alive must be at least 1 second");
+    }
+    if args.max_conns == 0 {
+        bail!("--max-conns must be at least 1");
+    }
+    config.connections = plateau_server::ConnLimits {
+        header_read_timeout: Duration::from_secs(args.header_timeout),
+        keep_alive_idle: Duration::from_secs(args.keep_alive),
+        max_per_ip: args.max_conns_per_ip,
+        max_total: args.max_conns,
+        reserve: args.conn_reserve,
+        limit_loopback: args.limit_loopback,
+        ..Default::default()
+    };
     config.durability = match args.sync {
         SyncArg::Full => plateau_server::Durability::Full,
         SyncArg::Normal => plateau_server::Durability::Normal,

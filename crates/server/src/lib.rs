@@ -34,7 +34,9 @@
 //!   the spectator's): a seat's secrets never leave the server in anyone
 //!   else's frame. Tokens are 256-bit random secrets stored as SHA-256 hashes.
 //! - Limits: request bodies and WebSocket messages are bounded, every
-//!   connection is rate-limited, every input is checked, every error is JSON
+//!   connection is rate-limited, open connections are capped per client
+//!   address and in all and time out when idle or too slow to send a request
+//!   (`listen.rs`, [`ConnLimits`]), every input is checked, every error is JSON
 //!   `{"code", "message"}`, and calls into game code are guarded so that no
 //!   input can bring the server down.
 //!
@@ -53,6 +55,7 @@ pub mod protocol;
 pub mod store;
 
 mod api;
+mod listen;
 mod state;
 mod table;
 mod ws;
@@ -69,6 +72,7 @@ use axum::routing::{get, post};
 use tokio::sync::oneshot;
 
 pub use error::ApiError;
+pub use listen::ConnLimits;
 pub use state::{CreateRequest, Limits, OptionValue, SeatRequest, SeedValue, make_player};
 pub use store::Durability;
 
@@ -92,6 +96,8 @@ pub struct Config {
     pub ai_threads: usize,
     /// The limits enforced.
     pub limits: Limits,
+    /// The limits on connections: time-outs, caps per address and in all.
+    pub connections: ConnLimits,
     /// The web interface's routes, merged in (they serve `/`).
     pub ui: Option<Router>,
 }
@@ -104,6 +110,7 @@ impl Default for Config {
             durability: Durability::Full,
             ai_threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             limits: Limits::default(),
+            connections: ConnLimits::default(),
             ui: None,
         }
     }
@@ -144,7 +151,8 @@ impl Server {
         self.resumed
     }
 
-    /// Stop accepting connections and wait for the requests in progress.
+    /// Stop accepting connections and wait for the requests in progress (at
+    /// most 30 s; upgraded WebSockets are not waited for).
     pub async fn stop(mut self) -> std::io::Result<()> {
         if let Some(s) = self.stop.take() {
             let _ = s.send(());
@@ -199,18 +207,19 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
         .map_err(|error| StartError::Bind { addr: config.addr, error })?;
     let addr = listener.local_addr().map_err(|error| StartError::Bind { addr: config.addr, error })?;
     let app = router(AppState(shared), config.ui);
-    // Small frames must leave at once: no Nagle delay.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp: &mut tokio::net::TcpStream| {
-        let _ = tcp.set_nodelay(true);
-    });
+    let connections = config.connections.effective(listen::fd_limit());
+    if connections.max_total < config.connections.max_total {
+        tracing::warn!(
+            "at most {} connections (not {}): the limit of open files is {}",
+            connections.max_total,
+            config.connections.max_total,
+            listen::fd_limit().unwrap_or(0)
+        );
+    }
     let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await
-    });
+    let task = tokio::spawn(listen::serve(listener, app, connections, async {
+        let _ = stopped.await;
+    }));
     Ok(Server { addr, resumed, stop: Some(stop), task })
 }
 
