@@ -209,7 +209,7 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
     let app = router(AppState(shared), config.ui);
     let connections = config.connections.effective(listen::fd_limit());
     if connections.max_total < config.connections.max_total {
-        tracing::warn!(
+        tracing::info!(
             "at most {} connections (not {}): the limit of open files is {}",
             connections.max_total,
             config.connections.max_total,
