@@ -184,6 +184,13 @@ pub trait AnyMatch: Send + Sync {
     fn outcome(&self) -> Option<Outcome>;
     /// End the game with this result (resignation, agreed draw).
     fn adjudicate(&mut self, outcome: Outcome);
+    /// Once the game is over, do now, once, the work its results need (a
+    /// game may search at the end: Colorito's loser's score), and keep it:
+    /// until the next [`AnyMatch::undo`], [`AnyMatch::result_tags`] and
+    /// [`AnyMatch::view`] answer from what was kept. A server calls it off
+    /// its request threads, so that no later read repeats the work. Does
+    /// nothing while the game goes on.
+    fn settle(&mut self);
     /// The moves played, in canonical notation.
     fn history(&self) -> Vec<String>;
     /// Who made each move.
@@ -236,6 +243,14 @@ pub struct Match<G: Game> {
     played: Vec<Played<G::State>>,
     adjudicated: Option<Outcome>,
     meta: Vec<(String, String)>,
+    settled: Option<Settled>,
+}
+
+/// A finished game's results, computed once (see [`AnyMatch::settle`]).
+#[derive(Clone, Debug)]
+struct Settled {
+    tags: Vec<(String, String)>,
+    views: Vec<(Reader, serde_json::Value)>,
 }
 
 /// Tags a record writes from the game itself.
@@ -255,6 +270,7 @@ impl<G: Game> Match<G> {
             played: Vec::new(),
             adjudicated: None,
             meta: Vec::new(),
+            settled: None,
         })
     }
 
@@ -333,6 +349,7 @@ impl<G: Game> AnyMatch for Match<G> {
         Ok(self.played.last().map(|p| p.text.clone()).unwrap_or_default())
     }
     fn undo(&mut self) -> bool {
+        self.settled = None;
         if self.adjudicated.take().is_some() {
             return true;
         }
@@ -350,7 +367,18 @@ impl<G: Game> AnyMatch for Match<G> {
     fn adjudicate(&mut self, outcome: Outcome) {
         if self.state.outcome().is_none() {
             self.adjudicated = Some(outcome);
+            self.settled = None;
         }
+    }
+    fn settle(&mut self) {
+        if self.outcome().is_none() || self.settled.is_some() {
+            return;
+        }
+        let tags = if self.state.outcome().is_some() { self.state.result_tags() } else { Vec::new() };
+        let readers = [Reader::Referee, Reader::Spectator].into_iter().chain((0..self.game.seats()).map(Reader::Seat));
+        let views =
+            readers.map(|r| (r, serde_json::to_value(self.state.view(r)).unwrap_or(serde_json::Value::Null))).collect();
+        self.settled = Some(Settled { tags, views });
     }
     fn history(&self) -> Vec<String> {
         self.played.iter().map(|p| p.text.clone()).collect()
@@ -359,12 +387,18 @@ impl<G: Game> AnyMatch for Match<G> {
         self.played.iter().map(|p| p.seat).collect()
     }
     fn view(&self, reader: Reader) -> serde_json::Value {
+        if let Some(v) = self.settled.as_ref().and_then(|s| s.views.iter().find(|(r, _)| *r == reader)) {
+            return v.1.clone();
+        }
         serde_json::to_value(self.state.view(reader)).unwrap_or(serde_json::Value::Null)
     }
     fn render(&self, reader: Reader, color: bool) -> String {
         self.state.render(reader, color)
     }
     fn result_tags(&self) -> Vec<(String, String)> {
+        if let Some(s) = &self.settled {
+            return s.tags.clone();
+        }
         if self.state.outcome().is_some() { self.state.result_tags() } else { Vec::new() }
     }
     fn key(&self) -> u64 {

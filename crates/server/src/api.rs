@@ -1,20 +1,24 @@
 //! The HTTP handlers of the JSON API.
 
+use axum::Extension;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use std::net::{IpAddr, SocketAddr};
 
 use crate::AppState;
 use crate::error::ApiError;
 use crate::ids;
 use crate::protocol::{ClientMsg, clean_name};
-use crate::state::{CreateRequest, OptionValue, SeedValue};
+use crate::state::{
+    CreateRequest, OptionValue, SeedValue, hidden_seed_refused, new_match_checked, options_of, parse_seed,
+};
 use crate::store::{Listing, Status};
 use crate::table::{Cmd, Query as TableQuery, Who};
 
@@ -49,10 +53,20 @@ fn bearer(headers: &HeaderMap) -> ApiResult<Option<String>> {
     Ok(Some(token.to_string()))
 }
 
+/// The client's address (the loopback address when the router is used
+/// without connection information, as in unit tests).
+fn client_ip(info: Option<Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
+    info.map_or(IpAddr::from([127, 0, 0, 1]), |Extension(ConnectInfo(a))| a.ip())
+}
+
 /// `POST /api/games`: create a game.
-pub(crate) async fn create(State(st): State<AppState>, body: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
+pub(crate) async fn create(
+    State(st): State<AppState>,
+    info: Option<Extension<ConnectInfo<SocketAddr>>>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
     let req: CreateRequest = parse_json(body)?;
-    let c = st.0.create(req).await?;
+    let c = st.0.create(req, client_ip(info)).await?;
     let body = json!({
         "id": c.id,
         "seat": c.seat,
@@ -261,6 +275,7 @@ fn option_kind_json(k: plateau_core::OptionKind) -> Value {
         K::Bool => json!({ "type": "bool" }),
         K::Choice(words) => json!({ "type": "choice", "values": words }),
         K::Text => json!({ "type": "text" }),
+        K::Content => json!({ "type": "content" }),
     }
 }
 
@@ -315,30 +330,16 @@ pub(crate) struct SetupRequest {
 pub(crate) async fn setup(State(st): State<AppState>, body: Result<Bytes, BytesRejection>) -> ApiResult<Json<Value>> {
     let req: SetupRequest = parse_json(body)?;
     let bad = |m: String| ApiError::bad_request("bad_setup", m);
-    if req.options.len() > 64 {
-        return Err(bad("too many options".into()));
-    }
-    let mut options = plateau_core::Options::new();
-    for (k, v) in &req.options {
-        let v = match v {
-            OptionValue::Text(s) => s.clone(),
-            OptionValue::Int(n) => n.to_string(),
-            OptionValue::Bool(b) => b.to_string(),
-        };
-        options.set(k.clone(), v);
-    }
+    let options = options_of(&req.options)?;
+    let entry = st.0.registry.get(&req.game).map_err(|e| bad(e.to_string()))?;
     let seed = match &req.seed {
+        Some(_) if entry.info().hidden => return Err(bad(hidden_seed_refused(entry.info().title))),
         Some(SeedValue::Num(n)) => *n,
-        Some(SeedValue::Text(t)) => {
-            t.trim().parse().map_err(|_| bad(format!("the seed {t:?} is not a whole number")))?
-        }
+        Some(SeedValue::Text(t)) => parse_seed(t).map_err(bad)?,
         None => 0,
     };
-    let entry = st.0.registry.get(&req.game).map_err(|e| bad(e.to_string()))?;
     let setup = plateau_core::Setup { variant: req.variant, options, seed };
-    let m = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| entry.new_match(&setup)))
-        .map_err(|_| ApiError::internal("the rules engine failed on these options"))?
-        .map_err(|e| bad(e.to_string()))?;
+    let m = new_match_checked(entry, &setup)?;
     Ok(Json(json!({
         "game": m.info().name,
         "variant": m.variant(),

@@ -1,7 +1,7 @@
 //! A small client of the server, for tests, the load tool and scripts: plain
 //! HTTP/1.1 requests (one connection each) and the game's WebSocket.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -36,6 +36,21 @@ fn bad(m: impl Into<String>) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::InvalidData, m.into())
 }
 
+/// A connection to `addr`, from the local address `from` when given (a load
+/// tool on loopback plays many clients from many 127.x.y.z addresses).
+async fn tcp(from: Option<IpAddr>, addr: SocketAddr) -> std::io::Result<TcpStream> {
+    let s = match from {
+        None => TcpStream::connect(addr).await?,
+        Some(ip) => {
+            let socket = if ip.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+            socket.bind(SocketAddr::new(ip, 0))?;
+            socket.connect(addr).await?
+        }
+    };
+    s.set_nodelay(true)?;
+    Ok(s)
+}
+
 /// One HTTP request with a raw body.
 pub async fn request_raw(
     addr: SocketAddr,
@@ -44,8 +59,19 @@ pub async fn request_raw(
     token: Option<&str>,
     body: &[u8],
 ) -> std::io::Result<Response> {
-    let mut s = TcpStream::connect(addr).await?;
-    s.set_nodelay(true)?;
+    request_from(None, addr, method, path, token, body).await
+}
+
+/// One HTTP request with a raw body, from the local address `from`.
+pub async fn request_from(
+    from: Option<IpAddr>,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &[u8],
+) -> std::io::Result<Response> {
+    let mut s = tcp(from, addr).await?;
     let mut head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
         body.len()
@@ -111,16 +137,37 @@ pub async fn post(addr: SocketAddr, path: &str, token: Option<&str>, body: &Valu
     request_raw(addr, "POST", path, token, body.to_string().as_bytes()).await
 }
 
+/// `POST path` with a JSON body, from the local address `from`.
+pub async fn post_from(
+    from: Option<IpAddr>,
+    addr: SocketAddr,
+    path: &str,
+    token: Option<&str>,
+    body: &Value,
+) -> std::io::Result<Response> {
+    request_from(from, addr, "POST", path, token, body.to_string().as_bytes()).await
+}
+
 /// A game's WebSocket.
 pub type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
 /// Open the WebSocket of game `id` (before the hello).
 pub async fn connect(addr: SocketAddr, id: &str) -> Result<Ws, tokio_tungstenite::tungstenite::Error> {
+    connect_from(None, addr, id).await
+}
+
+/// Open the WebSocket of game `id` from the local address `from`.
+pub async fn connect_from(
+    from: Option<IpAddr>,
+    addr: SocketAddr,
+    id: &str,
+) -> Result<Ws, tokio_tungstenite::tungstenite::Error> {
     let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
         .read_buffer_size(8 * 1024)
         .write_buffer_size(0);
+    let stream = tokio_tungstenite::MaybeTlsStream::Plain(tcp(from, addr).await?);
     let (ws, _) =
-        tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/api/games/{id}/ws"), Some(config), true)
+        tokio_tungstenite::client_async_with_config(format!("ws://{addr}/api/games/{id}/ws"), stream, Some(config))
             .await?;
     Ok(ws)
 }

@@ -116,3 +116,9 @@ pub fn code_of(status: StatusCode) -> &'static str {
         _ => "error",
     }
 }
+
+impl From<crate::ids::RandomError> for ApiError {
+    fn from(e: crate::ids::RandomError) -> Self {
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "no_randomness", format!("{e}: nothing was changed, try again"))
+    }
+}

@@ -8,40 +8,37 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use sha2::{Digest, Sha256};
 
-fn random_bytes<const N: usize>() -> [u8; N] {
+/// The operating system's random generator failed: no id, token or seed can
+/// be made safely, and none is made from anything weaker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the operating system's random number generator failed")]
+pub struct RandomError;
+
+fn random_bytes<const N: usize>() -> Result<[u8; N], RandomError> {
     let mut b = [0u8; N];
-    if getrandom::fill(&mut b).is_err() {
-        // The operating system's generator does not fail on supported
-        // platforms; fall back to the time and a counter, hashed, rather than
-        // panic.
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-        let mut h = Sha256::new();
-        h.update(t.to_le_bytes());
-        h.update(COUNTER.fetch_add(1, Ordering::Relaxed).to_le_bytes());
-        h.update(std::process::id().to_le_bytes());
-        let d = h.finalize();
-        for (i, x) in b.iter_mut().enumerate() {
-            *x = d[i % d.len()];
-        }
-    }
-    b
+    getrandom::fill(&mut b).map_err(|_| RandomError)?;
+    Ok(b)
+}
+
+/// Check that the operating system's generator works (the server refuses to
+/// start otherwise).
+pub fn check_random() -> Result<(), RandomError> {
+    random_bytes::<32>().map(|_| ())
 }
 
 /// A new game id.
-pub fn new_game_id() -> String {
-    URL_SAFE_NO_PAD.encode(random_bytes::<12>())
+pub fn new_game_id() -> Result<String, RandomError> {
+    Ok(URL_SAFE_NO_PAD.encode(random_bytes::<12>()?))
 }
 
 /// A new secret seat token.
-pub fn new_token() -> String {
-    URL_SAFE_NO_PAD.encode(random_bytes::<32>())
+pub fn new_token() -> Result<String, RandomError> {
+    Ok(URL_SAFE_NO_PAD.encode(random_bytes::<32>()?))
 }
 
 /// A random 64-bit number (seeds, random fallback moves).
-pub fn random_u64() -> u64 {
-    u64::from_le_bytes(random_bytes::<8>())
+pub fn random_u64() -> Result<u64, RandomError> {
+    Ok(u64::from_le_bytes(random_bytes::<8>()?))
 }
 
 /// The stored form of a token: its SHA-256, in hex.
@@ -71,13 +68,14 @@ mod tests {
 
     #[test]
     fn ids_and_tokens() {
-        let a = new_game_id();
+        check_random().unwrap();
+        let a = new_game_id().unwrap();
         assert_eq!(a.len(), 16);
         assert!(well_formed(&a));
-        let t = new_token();
+        let t = new_token().unwrap();
         assert_eq!(t.len(), 43);
         assert!(well_formed(&t));
-        assert_ne!(t, new_token());
+        assert_ne!(t, new_token().unwrap());
         let h = hash_token(&t);
         assert_eq!(h.len(), 64);
         assert!(same_hash(&h, &hash_token(&t)));

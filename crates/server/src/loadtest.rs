@@ -206,20 +206,31 @@ fn random_index(n: usize, seed: &mut u64) -> usize {
     (seed.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
 }
 
-async fn create_pair(cfg: &LoadConfig) -> Result<(String, String, String), String> {
+/// The local address the load tool's client number `i` of kind `kind` (1:
+/// people's games, 2: computer games) uses: on loopback, each game's players
+/// come from an address of their own (127.KIND.x.y), as many people would,
+/// so that the server's limits per client address apply as in real life.
+fn source(addr: SocketAddr, kind: u8, i: usize) -> Option<std::net::IpAddr> {
+    match addr.ip() {
+        std::net::IpAddr::V4(ip) if ip.is_loopback() => {
+            Some(std::net::Ipv4Addr::new(127, kind, (i / 250 % 250) as u8, (i % 250 + 1) as u8).into())
+        }
+        _ => None,
+    }
+}
+
+async fn create_pair(cfg: &LoadConfig, from: Option<std::net::IpAddr>) -> Result<(String, String, String), String> {
     let options: serde_json::Map<String, Value> =
         cfg.options.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str()))).collect();
-    let r =
-        client::post(cfg.addr, "/api/games", None, &json!({ "game": cfg.game, "options": options, "name": "load-a" }))
-            .await
-            .map_err(|e| format!("create: {e}"))?;
+    let body = json!({ "game": cfg.game, "options": options, "name": "load-a" });
+    let r = client::post_from(from, cfg.addr, "/api/games", None, &body).await.map_err(|e| format!("create: {e}"))?;
     if r.status != 201 {
         return Err(format!("create: {} {}", r.status, r.body));
     }
     let v = r.json();
     let id = v["id"].as_str().unwrap_or_default().to_string();
     let t0 = v["token"].as_str().unwrap_or_default().to_string();
-    let r = client::post(cfg.addr, &format!("/api/games/{id}/join"), None, &json!({ "name": "load-b" }))
+    let r = client::post_from(from, cfg.addr, &format!("/api/games/{id}/join"), None, &json!({ "name": "load-b" }))
         .await
         .map_err(|e| format!("join: {e}"))?;
     if r.status != 200 {
@@ -239,12 +250,19 @@ struct Shared {
 }
 
 /// One seat's client, through its games (rematches), until told to stop.
-async fn seat_client(sh: Arc<Shared>, mut id: String, token: String, mut slot: Arc<Slot>, mut seed: u64) {
+async fn seat_client(
+    sh: Arc<Shared>,
+    from: Option<std::net::IpAddr>,
+    mut id: String,
+    token: String,
+    mut slot: Arc<Slot>,
+    mut seed: u64,
+) {
     let (addr, counters, connected, interval) = (sh.addr, &sh.counters, &sh.connected, sh.interval);
     let slots = &sh.slots;
     let mut first = true;
     'games: loop {
-        let mut ws = match client::connect(addr, &id).await {
+        let mut ws = match client::connect_from(from, addr, &id).await {
             Ok(ws) => ws,
             Err(e) => {
                 counters.error(format!("connect: {e}"));
@@ -395,13 +413,13 @@ async fn seat_client(sh: Arc<Shared>, mut id: String, token: String, mut slot: A
 }
 
 /// A game between two computer players, watched; a new one when it ends.
-async fn computer_games(cfg: LoadConfig, counters: Arc<Counters>) {
+async fn computer_games(cfg: LoadConfig, counters: Arc<Counters>, from: Option<std::net::IpAddr>) {
     let options: serde_json::Map<String, Value> =
         cfg.options.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str()))).collect();
     while !counters.stop.load(Ordering::Relaxed) {
         let seat = json!({ "kind": "computer", "player": cfg.computer_player });
         let body = json!({ "game": cfg.game, "options": options, "seats": [seat, seat] });
-        let id = match client::post(cfg.addr, "/api/games", None, &body).await {
+        let id = match client::post_from(from, cfg.addr, "/api/games", None, &body).await {
             Ok(r) if r.status == 201 => r.json()["id"].as_str().unwrap_or_default().to_string(),
             Ok(r) => {
                 counters.error(format!("computer game: {} {}", r.status, r.body));
@@ -412,7 +430,7 @@ async fn computer_games(cfg: LoadConfig, counters: Arc<Counters>) {
                 return;
             }
         };
-        let Ok(mut ws) = client::connect(cfg.addr, &id).await else { return };
+        let Ok(mut ws) = client::connect_from(from, cfg.addr, &id).await else { return };
         if client::send(&mut ws, &json!({ "type": "hello" })).await.is_err() {
             return;
         }
@@ -459,15 +477,16 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
     let creating = Arc::new(Semaphore::new(32));
     let connected = Arc::new(Semaphore::new(0));
     let mut tasks = Vec::new();
-    let mut seed = crate::ids::random_u64() | 1;
+    let mut seed = crate::ids::random_u64().map_err(|e| e.to_string())? | 1;
     let interval = (cfg.rate > 0.0).then(|| Duration::from_secs_f64(cfg.games as f64 / cfg.rate));
     let mut creations = Vec::new();
-    for _ in 0..cfg.games {
+    for i in 0..cfg.games {
         let cfg = cfg.clone();
         let creating = creating.clone();
+        let from = source(cfg.addr, 1, i);
         creations.push(tokio::spawn(async move {
             let _permit = creating.acquire().await;
-            create_pair(&cfg).await
+            create_pair(&cfg, from).await.map(|(id, a, b)| (from, id, a, b))
         }));
     }
     let mut pairs = Vec::new();
@@ -485,18 +504,18 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
         connected: connected.clone(),
         interval,
     });
-    for (id, t0k, t1k) in pairs {
+    for (from, id, t0k, t1k) in pairs {
         let slot: Arc<Slot> = shared.slots.lock().map_err(|e| e.to_string())?.entry(id.clone()).or_default().clone();
         for token in [t0k, t1k] {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            tasks.push(tokio::spawn(seat_client(shared.clone(), id.clone(), token, slot.clone(), seed | 1)));
+            tasks.push(tokio::spawn(seat_client(shared.clone(), from, id.clone(), token, slot.clone(), seed | 1)));
         }
     }
     let want = (2 * cfg.games) as u32;
     let _ = tokio::time::timeout(Duration::from_secs(120), connected.acquire_many(want)).await;
     let mut computer = Vec::new();
-    for _ in 0..cfg.computer_games {
-        computer.push(tokio::spawn(computer_games(cfg.clone(), counters.clone())));
+    for i in 0..cfg.computer_games {
+        computer.push(tokio::spawn(computer_games(cfg.clone(), counters.clone(), source(cfg.addr, 2, i))));
     }
     let setup = t0.elapsed();
     // Warm up for a second, then measure.

@@ -1,24 +1,38 @@
 //! The computer players' worker threads.
 //!
-//! A fixed number of plain threads (never the async runtime's), fed by one FIFO
-//! queue: a game whose computer seat must move sends a job (its player and a
-//! copy of the match) and gets the player back with its choice. The threads run
-//! at the lowest scheduling priority (`SCHED_IDLE` on Linux), so that searches
-//! use only the processor time the request handling leaves free and many
-//! computer games at once never delay the moves of people. At most one job per game is queued at a
-//! time, so the queue is bounded by the number of games; the order is first
-//! come, first served.
+//! A fixed number of plain threads (never the async runtime's) run the
+//! searches, at the lowest scheduling priority (`SCHED_IDLE` on Linux), so
+//! that searches use only the processor time the request handling leaves free
+//! and many computer games at once never delay the moves of people.
+//!
+//! Jobs are served **fairly**: each job belongs to an *owner* (the client that
+//! created the game), every owner has its own line, and the threads take the
+//! first job of each line in turn (round robin), so that one client's many
+//! games wait behind each other, not in front of everybody else's. Quick jobs
+//! (random and greedy players, the first levels, searches of a tenth of a
+//! second or less) have lines of their own and one thread that runs nothing
+//! else, so that a beginner's computer answers at once even while every other
+//! thread is busy with five-second searches. The queue is bounded: past
+//! [`AiPool::new`]'s `max_queued` jobs a new one is refused ([`PoolFull`]) and
+//! the game asks again a little later. At most one job per game is queued at
+//! a time.
 
+use std::collections::{HashMap, VecDeque};
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
-use plateau_ai::{AnyPlayer, Choice};
+use plateau_ai::{AnyPlayer, Choice, Kind, PlayerSpec};
 use plateau_core::AnyMatch;
 use tokio::sync::oneshot;
 
 /// What a job gives back: the player (none if it panicked) and its choice.
 pub type JobResult = (Option<Box<dyn AnyPlayer>>, Result<Choice, String>);
+
+/// The queue is full: ask again later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the computer players' queue is full")]
+pub struct PoolFull;
 
 struct Job {
     player: Option<Box<dyn AnyPlayer>>,
@@ -27,94 +41,223 @@ struct Job {
     reply: oneshot::Sender<JobResult>,
 }
 
+/// Lines of waiting items, one per owner, served in turn.
+pub(crate) struct Lanes<T> {
+    order: VecDeque<String>,
+    lines: HashMap<String, VecDeque<T>>,
+    len: usize,
+}
+
+impl<T> Default for Lanes<T> {
+    fn default() -> Self {
+        Lanes { order: VecDeque::new(), lines: HashMap::new(), len: 0 }
+    }
+}
+
+impl<T> Lanes<T> {
+    /// Queue `item` at the end of `owner`'s line.
+    pub(crate) fn push(&mut self, owner: &str, item: T) {
+        let line = match self.lines.get_mut(owner) {
+            Some(l) => l,
+            None => {
+                self.order.push_back(owner.to_string());
+                self.lines.entry(owner.to_string()).or_default()
+            }
+        };
+        line.push_back(item);
+        self.len += 1;
+    }
+
+    /// The first item of the next owner's line; that owner goes to the back.
+    pub(crate) fn pop(&mut self) -> Option<T> {
+        let owner = self.order.pop_front()?;
+        let line = self.lines.get_mut(&owner)?;
+        let item = line.pop_front();
+        if line.is_empty() {
+            self.lines.remove(&owner);
+        } else {
+            self.order.push_back(owner);
+        }
+        if item.is_some() {
+            self.len -= 1;
+        }
+        item
+    }
+
+    /// The number of items waiting.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+#[derive(Default)]
+struct Queue {
+    quick: Lanes<Job>,
+    deep: Lanes<Job>,
+    closed: bool,
+}
+
+struct Inner {
+    queue: Mutex<Queue>,
+    ready: Condvar,
+}
+
 /// The pool.
 pub struct AiPool {
-    tx: Mutex<mpsc::Sender<Job>>,
-    queued: Arc<AtomicUsize>,
+    inner: Arc<Inner>,
     threads: usize,
+    max_queued: usize,
+}
+
+/// The most jobs waiting at once, by default (one per game whose computer
+/// must move; a client has at most a few such games).
+pub const MAX_QUEUED: usize = 4096;
+
+/// The longest search that counts as quick.
+const QUICK: Duration = Duration::from_millis(100);
+
+/// Whether a player of `game` made from `spec` answers quickly (random,
+/// greedy, a level whose search is shallow or short, or a search of at most a
+/// tenth of a second).
+pub fn is_quick(game: &str, spec: &str) -> bool {
+    let Ok(mut parsed) = PlayerSpec::parse(spec) else { return true };
+    if let Kind::Level(n) = parsed.kind {
+        let Some(level) = plateau_games::players(game).ok().and_then(|p| p.levels().get(n as usize - 1).copied())
+        else {
+            return false;
+        };
+        match PlayerSpec::parse(level.spec) {
+            Ok(p) => parsed = p,
+            Err(_) => return false,
+        }
+    }
+    let b = parsed.budget;
+    match parsed.kind {
+        Kind::Random | Kind::Greedy | Kind::Human => true,
+        _ => {
+            b.time.is_some_and(|t| t <= QUICK)
+                || (b.time.is_none()
+                    && (b.depth.is_some_and(|d| d <= 2)
+                        || b.iterations.is_some_and(|i| i <= 2_000)
+                        || b.nodes.is_some_and(|n| n <= 100_000)))
+        }
+    }
+}
+
+fn run_job(job: Job) {
+    let Job { player, spec, game, reply } = job;
+    let result = std::panic::catch_unwind(AssertUnwindSafe(move || {
+        // A player is made here, off the async runtime (a search's tables
+        // take time to allocate).
+        let made = match player {
+            Some(p) => Ok(p),
+            // A failure is the caller's to handle (the table logs it and
+            // plays a random move).
+            None => crate::state::make_player(game.info().name, &spec),
+        };
+        match made {
+            Ok(mut player) => {
+                let choice = player.choose(&*game).map_err(|e| e.to_string());
+                (Some(player), choice)
+            }
+            Err(e) => (None, Err(e)),
+        }
+    }));
+    let out: JobResult = match result {
+        Ok(r) => r,
+        Err(_) => (None, Err("the computer player failed".to_string())),
+    };
+    let _ = reply.send(out);
 }
 
 impl AiPool {
-    /// Start `threads` worker threads (at least one).
+    /// Start `threads` worker threads (at least one) for every job and one
+    /// more for quick jobs only, with at most [`MAX_QUEUED`] jobs waiting.
     pub fn new(threads: usize) -> AiPool {
+        AiPool::with_queue(threads, MAX_QUEUED)
+    }
+
+    /// The same with at most `max_queued` jobs waiting.
+    pub fn with_queue(threads: usize, max_queued: usize) -> AiPool {
         let threads = threads.max(1);
-        let (tx, rx) = mpsc::channel::<Job>();
-        let rx = Arc::new(Mutex::new(rx));
-        let queued = Arc::new(AtomicUsize::new(0));
-        for i in 0..threads {
-            let rx = rx.clone();
-            let queued = queued.clone();
-            let spawned = std::thread::Builder::new().name(format!("plateau-ai-{i}")).spawn(move || {
+        let inner = Arc::new(Inner { queue: Mutex::new(Queue::default()), ready: Condvar::new() });
+        for i in 0..=threads {
+            let quick_only = i == threads;
+            let inner = inner.clone();
+            let name = if quick_only { "plateau-ai-quick".to_string() } else { format!("plateau-ai-{i}") };
+            let spawned = std::thread::Builder::new().name(name).spawn(move || {
                 lower_priority();
                 loop {
                     let job = {
-                        let Ok(guard) = rx.lock() else { return };
-                        match guard.recv() {
-                            Ok(j) => j,
-                            Err(_) => return,
-                        }
-                    };
-                    queued.fetch_sub(1, Ordering::Relaxed);
-                    let Job { player, spec, game, reply } = job;
-                    let result = std::panic::catch_unwind(AssertUnwindSafe(move || {
-                        // A player is made here, off the async runtime (a
-                        // search's tables take time to allocate).
-                        let made = match player {
-                            Some(p) => Ok(p),
-                            // A failure is the caller's to handle (the table
-                            // logs it and plays a random move).
-                            None => crate::state::make_player(game.info().name, &spec),
-                        };
-                        match made {
-                            Ok(mut player) => {
-                                let choice = player.choose(&*game).map_err(|e| e.to_string());
-                                (Some(player), choice)
+                        let Ok(mut q) = inner.queue.lock() else { return };
+                        loop {
+                            if q.closed {
+                                return;
                             }
-                            Err(e) => (None, Err(e)),
+                            let next = if quick_only { q.quick.pop() } else { q.deep.pop().or_else(|| q.quick.pop()) };
+                            if let Some(j) = next {
+                                break j;
+                            }
+                            q = match inner.ready.wait(q) {
+                                Ok(q) => q,
+                                Err(_) => return,
+                            };
                         }
-                    }));
-                    let out: JobResult = match result {
-                        Ok(r) => r,
-                        Err(_) => (None, Err("the computer player failed".to_string())),
                     };
-                    let _ = reply.send(out);
+                    run_job(job);
                 }
             });
             if let Err(e) = spawned {
                 tracing::error!("could not start a computer player thread: {e}");
             }
         }
-        AiPool { tx: Mutex::new(tx), queued, threads }
+        AiPool { inner, threads, max_queued: max_queued.max(1) }
     }
 
-    /// Queue a search by `player` (or, if none, a player made from `spec`) on
-    /// `game`; the answer comes on the returned channel.
+    /// Queue a search for `owner` by `player` (or, if none, a player made
+    /// from `spec`) on `game`; the answer comes on the returned channel.
     pub fn submit(
         &self,
+        owner: &str,
         player: Option<Box<dyn AnyPlayer>>,
         spec: &str,
         game: Box<dyn AnyMatch>,
-    ) -> oneshot::Receiver<JobResult> {
+    ) -> Result<oneshot::Receiver<JobResult>, PoolFull> {
+        let quick = is_quick(game.info().name, spec);
         let (reply, rx) = oneshot::channel();
-        self.queued.fetch_add(1, Ordering::Relaxed);
-        let sent = match self.tx.lock() {
-            Ok(tx) => tx.send(Job { player, spec: spec.to_string(), game, reply }).is_ok(),
-            Err(_) => false,
-        };
-        if !sent {
-            self.queued.fetch_sub(1, Ordering::Relaxed);
+        let job = Job { player, spec: spec.to_string(), game, reply };
+        {
+            let Ok(mut q) = self.inner.queue.lock() else { return Err(PoolFull) };
+            if q.quick.len() + q.deep.len() >= self.max_queued {
+                return Err(PoolFull);
+            }
+            if quick {
+                q.quick.push(owner, job);
+            } else {
+                q.deep.push(owner, job);
+            }
         }
-        rx
+        self.inner.ready.notify_all();
+        Ok(rx)
     }
 
     /// Jobs waiting for a thread.
     pub fn queued(&self) -> usize {
-        self.queued.load(Ordering::Relaxed)
+        self.inner.queue.lock().map(|q| q.quick.len() + q.deep.len()).unwrap_or(0)
     }
 
-    /// The number of threads.
+    /// The number of threads for every job (there is one more for quick jobs).
     pub fn threads(&self) -> usize {
         self.threads
+    }
+}
+
+impl Drop for AiPool {
+    fn drop(&mut self) {
+        if let Ok(mut q) = self.inner.queue.lock() {
+            q.closed = true;
+        }
+        self.inner.ready.notify_all();
     }
 }
 
@@ -135,3 +278,65 @@ fn lower_priority() {
 
 #[cfg(not(target_os = "linux"))]
 fn lower_priority() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owners_are_served_in_turn() {
+        let mut l = Lanes::default();
+        // A flood of 5 jobs from one owner, then one job each from two others.
+        for i in 0..5 {
+            l.push("flood", format!("f{i}"));
+        }
+        l.push("ann", "a0".to_string());
+        l.push("bob", "b0".to_string());
+        l.push("ann", "a1".to_string());
+        assert_eq!(l.len(), 8);
+        let order: Vec<String> = std::iter::from_fn(|| l.pop()).collect();
+        assert_eq!(order, ["f0", "a0", "b0", "f1", "a1", "f2", "f3", "f4"]);
+        assert_eq!(l.len(), 0);
+        assert!(l.pop().is_none());
+        // An owner whose line emptied joins at the back again.
+        l.push("bob", "b1".to_string());
+        l.push("ann", "a2".to_string());
+        assert_eq!(l.pop().as_deref(), Some("b1"));
+        assert_eq!(l.pop().as_deref(), Some("a2"));
+    }
+
+    #[test]
+    fn quick_players() {
+        for quick in ["random", "greedy", "ai:1", "ai:2", "ai:3", "alphabeta:time=100ms", "mcts:iterations=500"] {
+            assert!(is_quick("abalone", quick), "{quick}");
+        }
+        for deep in ["alphabeta:time=200ms", "ai:4", "ai:5", "ai:6", "alphabeta:time=1s", "mcts:time=5s"] {
+            assert!(!is_quick("abalone", deep), "{deep}");
+        }
+        assert!(is_quick("kabaleo", "ai:3"));
+        assert!(!is_quick("kabaleo", "ai:6"));
+    }
+
+    #[test]
+    fn the_queue_is_bounded() {
+        let pool = AiPool::with_queue(1, 2);
+        let registry = plateau_games::registry();
+        let setup = plateau_core::Setup::default();
+        let m = registry.new_match("abalone", &setup).unwrap();
+        // Jobs that take long enough to stay queued while more arrive: the
+        // worker threads may take one each, so submit until refused.
+        let mut accepted = Vec::new();
+        let mut refused = false;
+        for _ in 0..8 {
+            match pool.submit("x", None, "alphabeta:time=2s", m.clone_box()) {
+                Ok(rx) => accepted.push(rx),
+                Err(PoolFull) => {
+                    refused = true;
+                    break;
+                }
+            }
+        }
+        assert!(refused, "a full queue refuses jobs");
+        assert!(accepted.len() >= 2 && accepted.len() <= 4, "{} accepted", accepted.len());
+    }
+}

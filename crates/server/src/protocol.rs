@@ -99,20 +99,87 @@ pub const MAX_MOVE_LEN: usize = 256;
 /// The longest player name accepted, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
 
-/// Check and tidy a player's display name: trimmed, 1 to 40 characters, no
-/// control characters.
+/// Combining marks allowed on one character (more is "zalgo" text that
+/// spills over the lines around it).
+const MAX_MARKS: usize = 2;
+
+/// Characters that draw nothing although Unicode calls them letters or
+/// symbols (Hangul fillers, the Braille blank, Khmer inherent vowels,
+/// Mongolian free variation selectors).
+fn invisible_letter(c: char) -> bool {
+    matches!(
+        c,
+        '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{2800}' | '\u{17B4}' | '\u{17B5}' | '\u{180B}'
+            ..='\u{180F}'
+    )
+}
+
+/// Check and tidy a player's display name, the one rule for every place a
+/// name is accepted: NFC-normalised; every run of spaces (any Unicode space)
+/// becomes one ASCII space and the ends are trimmed; 1 to 40 characters; at
+/// most two combining marks on a character; and no character that is
+/// invisible or changes how text around it is drawn: control and format
+/// characters (bidirectional overrides and isolates such as U+202E, zero-width
+/// spaces and joiners, the byte-order mark U+FEFF), line and paragraph
+/// separators, private-use, unassigned and non-character code points, and
+/// letters that draw nothing (Hangul fillers). Such a name is refused with a
+/// message naming the character, rather than silently changed.
 pub fn clean_name(name: &str) -> Result<String, String> {
-    let n = name.trim();
-    if n.is_empty() {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_properties::{GeneralCategory as G, UnicodeGeneralCategory};
+    let mut out = String::with_capacity(name.len());
+    let mut marks = 0usize;
+    let mut space = false;
+    let mut count = 0usize;
+    for c in name.nfc() {
+        let cat = c.general_category();
+        let refused = match cat {
+            G::Control | G::Format | G::PrivateUse | G::Surrogate | G::Unassigned => true,
+            G::LineSeparator | G::ParagraphSeparator => true,
+            _ => invisible_letter(c) || (c as u32 & 0xFFFE) == 0xFFFE || ('\u{FDD0}'..='\u{FDEF}').contains(&c),
+        };
+        if refused {
+            let what = match cat {
+                G::Control => "a control character",
+                G::Format => "an invisible formatting character",
+                _ => "a character that cannot be shown",
+            };
+            return Err(format!(
+                "the name has {what} (U+{:04X}): use letters, digits, punctuation and spaces",
+                c as u32
+            ));
+        }
+        if cat == G::SpaceSeparator {
+            space = true;
+            marks = 0;
+            continue;
+        }
+        if matches!(cat, G::NonspacingMark | G::EnclosingMark) {
+            marks += 1;
+            if marks > MAX_MARKS {
+                return Err(format!("the name has more than {MAX_MARKS} accents or marks on one character"));
+            }
+        } else {
+            marks = 0;
+        }
+        if space && !out.is_empty() {
+            out.push(' ');
+            count += 1;
+        }
+        space = false;
+        out.push(c);
+        count += 1;
+        if count > MAX_NAME_CHARS {
+            return Err(format!("the name is longer than {MAX_NAME_CHARS} characters"));
+        }
+    }
+    if out.is_empty() {
         return Err("the name is empty".into());
     }
-    if n.chars().count() > MAX_NAME_CHARS {
-        return Err(format!("the name is longer than {MAX_NAME_CHARS} characters"));
+    if out.chars().all(|c| matches!(c.general_category(), G::NonspacingMark | G::EnclosingMark)) {
+        return Err("the name has only accents or marks".into());
     }
-    if n.chars().any(char::is_control) {
-        return Err("the name has control characters".into());
-    }
-    Ok(n.to_string())
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -135,8 +202,53 @@ mod tests {
     #[test]
     fn names() {
         assert_eq!(clean_name("  Ann ").unwrap(), "Ann");
+        assert_eq!(clean_name(&"x".repeat(40)).unwrap().len(), 40);
         assert!(clean_name("").is_err());
+        assert!(clean_name("   ").is_err());
         assert!(clean_name("a\u{7}b").is_err());
         assert!(clean_name(&"x".repeat(41)).is_err());
+    }
+
+    #[test]
+    fn names_are_normalised() {
+        // "é" as e + combining acute (two code points) becomes U+00E9.
+        assert_eq!(clean_name("Ame\u{301}lie").unwrap(), "Am\u{E9}lie");
+        // Runs of any Unicode space become one ASCII space.
+        assert_eq!(clean_name("Ann\u{3000}\u{A0} Lee").unwrap(), "Ann Lee");
+        // Letters of other scripts and emoji are welcome.
+        assert_eq!(clean_name("Łukasz 王 🙂").unwrap(), "Łukasz 王 🙂");
+        // A length is counted after normalisation: 40 e + acute fit.
+        assert!(clean_name(&"e\u{301}".repeat(40)).is_ok());
+    }
+
+    #[test]
+    fn invisible_and_format_characters_are_refused() {
+        for bad in [
+            "evil\u{202E}gnp.exe", // right-to-left override
+            "a\u{2066}b",          // left-to-right isolate
+            "a\u{200F}b",          // right-to-left mark
+            "a\u{200B}b",          // zero-width space
+            "a\u{200D}b",          // zero-width joiner
+            "a\u{2060}b",          // word joiner
+            "\u{FEFF}",            // a lone byte-order mark
+            "\u{FEFF}Ann",         // a leading one
+            "a\u{00AD}b",          // soft hyphen
+            "a\u{2028}b",          // line separator
+            "a\u{E000}b",          // private use
+            "\u{3164}",            // Hangul filler
+            "a\u{115F}b",          // Hangul choseong filler
+            "a\u{FFFF}b",          // a non-character
+            "a\u{E0041}b",         // a tag character
+            "a\u{0}b",
+            "a\nb",
+        ] {
+            let e = clean_name(bad).expect_err(bad);
+            assert!(e.contains("U+"), "{bad:?}: {e}");
+        }
+        // Zalgo: more than two marks on one letter.
+        assert!(clean_name("x\u{301}\u{302}\u{303}").is_err());
+        assert!(clean_name("x\u{301}\u{302}").is_ok());
+        // Marks alone are no name.
+        assert!(clean_name("\u{301}").is_err());
     }
 }

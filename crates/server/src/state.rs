@@ -2,7 +2,7 @@
 //! database writer, the computer players' pool and the limits.
 
 use std::collections::{BTreeMap, HashMap};
-use std::net::SocketAddr;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -53,6 +53,15 @@ pub struct Limits {
     /// A live game nobody watches (and no computer seat is thinking for)
     /// leaves memory after this long; it is loaded again when asked for.
     pub idle_live: Duration,
+    /// Sockets of one seat at once (several tabs, a phone and a computer);
+    /// a seat's newest socket closes its oldest past this. Seats never count
+    /// against `watchers_per_game`.
+    pub sockets_per_seat: usize,
+    /// Games with a computer seat that one client address may have going at
+    /// once (open or live).
+    pub computer_games_per_client: usize,
+    /// Of those, games between computers only.
+    pub computer_only_games_per_client: usize,
 }
 
 impl Default for Limits {
@@ -73,6 +82,9 @@ impl Default for Limits {
             idle_socket: Duration::from_secs(90),
             idle_finished: Duration::from_secs(60),
             idle_live: Duration::from_secs(600),
+            sockets_per_seat: 8,
+            computer_games_per_client: 6,
+            computer_only_games_per_client: 2,
         }
     }
 }
@@ -111,10 +123,44 @@ pub struct Shared {
     pub(crate) pool: AiPool,
     pub(crate) limits: Limits,
     pub(crate) tables: Mutex<HashMap<String, (u64, mpsc::Sender<Cmd>)>>,
-    loader: tokio::sync::Mutex<()>,
+    /// Games being loaded, each with its own lock: a slow load never holds
+    /// up another game's.
+    loading: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     next: AtomicU64,
     pub(crate) connections: AtomicUsize,
-    http_buckets: Mutex<HashMap<SocketAddr, Bucket>>,
+    http_buckets: Mutex<HashMap<IpAddr, Bucket>>,
+    clients: Mutex<HashMap<IpAddr, ClientUse>>,
+}
+
+/// What one client address has going on the computer players.
+#[derive(Clone, Copy, Debug, Default)]
+struct ClientUse {
+    computer_games: usize,
+    computer_only: usize,
+}
+
+/// A client's share of the computer players, held by a game with computer
+/// seats until it ends (or leaves memory).
+pub(crate) struct ComputerSlot {
+    shared: Arc<Shared>,
+    ip: IpAddr,
+    only: bool,
+}
+
+impl Drop for ComputerSlot {
+    fn drop(&mut self) {
+        if let Ok(mut map) = self.shared.clients.lock()
+            && let Some(u) = map.get_mut(&self.ip)
+        {
+            u.computer_games = u.computer_games.saturating_sub(1);
+            if self.only {
+                u.computer_only = u.computer_only.saturating_sub(1);
+            }
+            if u.computer_games == 0 {
+                map.remove(&self.ip);
+            }
+        }
+    }
 }
 
 /// The answer to a game's creation.
@@ -186,19 +232,49 @@ pub struct CreateRequest {
     pub name: Option<String>,
 }
 
-/// A computer player for a server seat. Levels, `random` and `greedy` are
-/// always allowed; a search needs a time limit of at most 10 s a move, so that
-/// no client can tie up a worker thread.
-pub fn make_player(game: &str, spec: &str) -> Result<Box<dyn AnyPlayer>, String> {
+/// The longest search a client may ask of a server's computer player, a move.
+pub const MAX_SEARCH_TIME: Duration = Duration::from_secs(10);
+/// The most nodes (alpha-beta) a client may ask for, a move.
+pub const MAX_SEARCH_NODES: u64 = 50_000_000;
+/// The most iterations (MCTS) a client may ask for, a move.
+pub const MAX_SEARCH_ITERATIONS: u64 = 2_000_000;
+
+/// Check a computer player spec sent by a client: levels, `random` and
+/// `greedy` are always allowed; a search needs a time limit of at most
+/// [`MAX_SEARCH_TIME`] a move, and its other budgets are capped too
+/// ([`MAX_SEARCH_NODES`], [`MAX_SEARCH_ITERATIONS`]; depth is capped by the
+/// spec itself), so that no client can tie up a worker thread.
+pub fn check_spec(spec: &str) -> Result<PlayerSpec, String> {
     let parsed = PlayerSpec::parse(spec).map_err(|e| e.to_string())?;
     match parsed.kind {
         Kind::Human => return Err("a human seat is {\"kind\": \"human\"}".into()),
         Kind::Level(_) | Kind::Random | Kind::Greedy => {}
-        _ => match parsed.budget.time {
-            Some(t) if t <= Duration::from_secs(10) => {}
-            _ => return Err(format!("{spec}: a search on the server needs time=... of at most 10s")),
-        },
+        _ => {
+            let b = parsed.budget;
+            match b.time {
+                Some(t) if t <= MAX_SEARCH_TIME => {}
+                _ => {
+                    return Err(format!(
+                        "{spec}: a search on the server needs time=... of at most {}s",
+                        MAX_SEARCH_TIME.as_secs()
+                    ));
+                }
+            }
+            if b.nodes.is_some_and(|n| n > MAX_SEARCH_NODES) {
+                return Err(format!("{spec}: at most {MAX_SEARCH_NODES} nodes on the server"));
+            }
+            if b.iterations.is_some_and(|n| n > MAX_SEARCH_ITERATIONS) {
+                return Err(format!("{spec}: at most {MAX_SEARCH_ITERATIONS} iterations on the server"));
+            }
+        }
     }
+    Ok(parsed)
+}
+
+/// A computer player for a server seat, from a spec that [`check_spec`]
+/// accepts.
+pub fn make_player(game: &str, spec: &str) -> Result<Box<dyn AnyPlayer>, String> {
+    let parsed = check_spec(spec)?;
     let players = plateau_games::players(game).map_err(|e| e.to_string())?;
     players.create(&parsed).map_err(|e| e.to_string())
 }
@@ -218,10 +294,11 @@ impl Shared {
             pool,
             limits,
             tables: Mutex::new(HashMap::new()),
-            loader: tokio::sync::Mutex::new(()),
+            loading: Mutex::new(HashMap::new()),
             next: AtomicU64::new(1),
             connections: AtomicUsize::new(0),
             http_buckets: Mutex::new(HashMap::new()),
+            clients: Mutex::new(HashMap::new()),
         }
     }
 
@@ -262,7 +339,22 @@ impl Shared {
         if let Some(tx) = self.lookup(id) {
             return Ok(tx);
         }
-        let _guard = self.loader.lock().await;
+        let lock = {
+            let mut map = self.loading.lock().map_err(|_| ApiError::internal("loader poisoned"))?;
+            map.entry(id.to_string()).or_default().clone()
+        };
+        let guard = lock.lock().await;
+        let r = self.load(id).await;
+        drop(guard);
+        if let Ok(mut map) = self.loading.lock()
+            && map.get(id).is_some_and(|l| Arc::strong_count(l) <= 2)
+        {
+            map.remove(id);
+        }
+        r
+    }
+
+    async fn load(self: &Arc<Self>, id: &str) -> Result<mpsc::Sender<Cmd>, ApiError> {
         if let Some(tx) = self.lookup(id) {
             return Ok(tx);
         }
@@ -272,7 +364,12 @@ impl Shared {
             .await
             .map_err(ApiError::storage)?
             .ok_or_else(|| ApiError::not_found(format!("there is no game {id:?}")))?;
-        let table = Table::restore(self.clone(), stored)?;
+        // Replaying the moves (and a finished game's results) is CPU work:
+        // off the async runtime.
+        let shared = self.clone();
+        let table = tokio::task::spawn_blocking(move || Table::restore(shared, stored))
+            .await
+            .map_err(|_| ApiError::internal("loading the game failed"))??;
         Ok(self.install(table))
     }
 
@@ -309,8 +406,9 @@ impl Shared {
         Ok(n)
     }
 
-    /// May this HTTP connection make another request?
-    pub(crate) fn http_allowed(&self, addr: SocketAddr) -> bool {
+    /// May this client address make another request? (Keyed by address, not
+    /// by connection: a new connection gets no fresh bucket.)
+    pub(crate) fn http_allowed(&self, addr: IpAddr) -> bool {
         let Ok(mut map) = self.http_buckets.lock() else { return true };
         if map.len() > 50_000 {
             let now = Instant::now();
@@ -321,35 +419,49 @@ impl Shared {
             .take(self.limits.http_rate, self.limits.http_burst)
     }
 
-    /// Create a game.
-    pub(crate) async fn create(self: &Arc<Self>, req: CreateRequest) -> Result<Created, ApiError> {
+    /// Take a share of the computer players for a new game of `client` with
+    /// computer seats (`only`: computers in every seat).
+    fn computer_slot(self: &Arc<Self>, client: IpAddr, only: bool) -> Result<ComputerSlot, ApiError> {
+        let mut map = self.clients.lock().map_err(|_| ApiError::internal("client table poisoned"))?;
+        let u = map.entry(client).or_default();
+        let too_many =
+            |what: String| ApiError::new(axum::http::StatusCode::TOO_MANY_REQUESTS, "too_many_computer_games", what);
+        if u.computer_games >= self.limits.computer_games_per_client {
+            return Err(too_many(format!(
+                "you already have {} games with computer players going: finish or abort one first",
+                u.computer_games
+            )));
+        }
+        if only && u.computer_only >= self.limits.computer_only_games_per_client {
+            return Err(too_many(format!(
+                "you already have {} games between computers going: wait for one to end",
+                u.computer_only
+            )));
+        }
+        u.computer_games += 1;
+        if only {
+            u.computer_only += 1;
+        }
+        Ok(ComputerSlot { shared: self.clone(), ip: client, only })
+    }
+
+    /// Create a game for `client`.
+    pub(crate) async fn create(self: &Arc<Self>, req: CreateRequest, client: IpAddr) -> Result<Created, ApiError> {
         let bad = |m: String| ApiError::bad_request("bad_setup", m);
         if req.game.len() > 64 {
             return Err(bad("the game name is too long".into()));
         }
-        if req.options.len() > 64 {
-            return Err(bad("too many options".into()));
-        }
-        let mut options = Options::new();
-        for (k, v) in &req.options {
-            if k.len() > 64 {
-                return Err(bad("an option name is too long".into()));
-            }
-            let v = match v {
-                OptionValue::Text(s) => s.clone(),
-                OptionValue::Int(n) => n.to_string(),
-                OptionValue::Bool(b) => b.to_string(),
-            };
-            options.set(k.clone(), v);
-        }
+        let options = options_of(&req.options)?;
         let entry = self.registry.get(&req.game).map_err(|e| bad(e.to_string()))?;
         let info = entry.info();
+        // A game with hidden information is dealt from a seed the server
+        // draws when its last seat is taken, never from a client's (whoever
+        // chose it would know every secret).
         let seed = match &req.seed {
+            Some(_) if info.hidden => return Err(bad(hidden_seed_refused(info.title))),
             Some(SeedValue::Num(n)) => *n,
-            Some(SeedValue::Text(t)) => {
-                t.trim().parse().map_err(|_| bad(format!("the seed {t:?} is not a whole number from 0 to 2^64-1")))?
-            }
-            None if info.uses_seed => ids::random_u64(),
+            Some(SeedValue::Text(t)) => parse_seed(t).map_err(bad)?,
+            None if info.uses_seed && !info.hidden => ids::random_u64()?,
             None => 0,
         };
         if let Some(v) = &req.variant
@@ -357,10 +469,8 @@ impl Shared {
         {
             return Err(bad("the variant name is too long".into()));
         }
-        let setup = Setup { variant: req.variant.clone(), options, seed };
-        let m = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| entry.new_match(&setup)))
-            .map_err(|_| ApiError::internal("the rules engine failed on these options"))?
-            .map_err(|e| bad(e.to_string()))?;
+        let mut setup = Setup { variant: req.variant.clone(), options, seed };
+        let mut m = new_match_checked(entry, &setup)?;
         let n = m.seats();
         let seat_reqs = req.seats.clone().unwrap_or_else(|| vec![SeatRequest::Human; n]);
         if seat_reqs.len() != n {
@@ -404,20 +514,31 @@ impl Shared {
             Some(s) => Some(s),
             None => seats.iter().position(|s| s.kind == SeatKind::Human),
         };
-        let token = creator.map(|s| {
-            let t = ids::new_token();
-            seats[s].token_hash = Some(ids::hash_token(&t));
-            seats[s].name = name.clone();
-            t
-        });
+        let token = match creator {
+            Some(s) => {
+                let t = ids::new_token()?;
+                seats[s].token_hash = Some(ids::hash_token(&t));
+                seats[s].name = name.clone();
+                Some(t)
+            }
+            None => None,
+        };
         let status = if seats.iter().any(|s| s.kind == SeatKind::Human && s.token_hash.is_none()) {
             Status::Open
         } else {
             Status::Live
         };
+        if info.hidden && info.uses_seed && status == Status::Live {
+            // Every seat is taken at once: the game starts, and is dealt, now.
+            setup.seed = ids::random_u64()?;
+            m = new_match_checked(entry, &setup)?;
+        }
+        let seed = setup.seed;
+        let computers = seats.iter().filter(|s| s.kind == SeatKind::Computer).count();
+        let slot = if computers > 0 { Some(self.computer_slot(client, computers == n)?) } else { None };
         let now = now_ms();
         let row = GameRow {
-            id: ids::new_game_id(),
+            id: ids::new_game_id()?,
             game: info.name.to_string(),
             variant: req.variant.clone(),
             options: setup.options.clone(),
@@ -436,9 +557,56 @@ impl Shared {
             .await
             .map_err(ApiError::storage)?;
         let id = row.id.clone();
-        let table = Table::new(self.clone(), row, &seats, m, players);
+        let mut table = Table::new(self.clone(), row, &seats, m, players);
+        table.set_owner(client.to_string(), slot);
         let state = table.state_json(creator, true, true);
         self.install(table);
         Ok(Created { id, seat: creator, token, state })
     }
+}
+
+/// Why a client may not choose the seed of a game with hidden information.
+pub(crate) fn hidden_seed_refused(title: &str) -> String {
+    format!(
+        "{title} has hidden information: its set-up is dealt by the server when every seat is taken, \
+         and a seed cannot be chosen here (the command line, `plateau play --seed`, allows it for study)"
+    )
+}
+
+/// A seed as text: a whole number from 0 to 2^64-1.
+pub(crate) fn parse_seed(t: &str) -> Result<u64, String> {
+    t.trim().parse().map_err(|_| format!("the seed {t:?} is not a whole number from 0 to 2^64-1"))
+}
+
+/// A client's option values as text options.
+pub(crate) fn options_of(values: &BTreeMap<String, OptionValue>) -> Result<Options, ApiError> {
+    let bad = |m: &str| ApiError::bad_request("bad_setup", m);
+    if values.len() > 64 {
+        return Err(bad("too many options"));
+    }
+    let mut options = Options::new();
+    for (k, v) in values {
+        if k.len() > 64 {
+            return Err(bad("an option name is too long"));
+        }
+        let v = match v {
+            OptionValue::Text(s) => s.clone(),
+            OptionValue::Int(n) => n.to_string(),
+            OptionValue::Bool(b) => b.to_string(),
+        };
+        options.set(k.clone(), v);
+    }
+    Ok(options)
+}
+
+/// A new match from a client's set-up: the game's own checks, then the caps
+/// on work a client may ask of the server, guarded against a panic.
+pub(crate) fn new_match_checked(
+    entry: &dyn plateau_core::erased::GameEntry,
+    setup: &Setup,
+) -> Result<Box<dyn plateau_core::AnyMatch>, ApiError> {
+    let bad = |m: String| ApiError::bad_request("bad_setup", m);
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| entry.new_match(setup)))
+        .map_err(|_| ApiError::internal("the rules engine failed on these options"))?
+        .map_err(|e| bad(e.to_string()))
 }

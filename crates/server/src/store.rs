@@ -212,6 +212,9 @@ pub enum WriteOp {
         ply: u64,
         /// The rematch's id.
         rematch: Option<String>,
+        /// The seed of the set-up (set when a game with hidden information
+        /// is dealt, at its start).
+        seed: u64,
         /// When.
         at: i64,
     },
@@ -364,12 +367,13 @@ impl SqliteStore {
                     q.push(" WHERE game_id = ").push_bind(game_id.clone());
                     q.push(" AND seat = ").push_bind(*seat as i64).push(";");
                 }
-                WriteOp::UpdateGame { game_id, status, result, termination, ply, rematch, at } => {
+                WriteOp::UpdateGame { game_id, status, result, termination, ply, rematch, seed, at } => {
                     q.push(" UPDATE games SET status = ").push_bind(status.as_str());
                     q.push(", result = ").push_bind(result.clone());
                     q.push(", termination = ").push_bind(termination.clone());
                     q.push(", ply = ").push_bind(*ply as i64);
                     q.push(", rematch = ").push_bind(rematch.clone());
+                    q.push(", seed = ").push_bind(*seed as i64);
                     q.push(", updated_at = ").push_bind(*at);
                     q.push(" WHERE id = ").push_bind(game_id.clone()).push(";");
                 }

@@ -21,7 +21,7 @@ use crate::error::ApiError;
 use crate::ids;
 use crate::pool::JobResult;
 use crate::protocol::{Action, MAX_MOVE_LEN};
-use crate::state::Shared;
+use crate::state::{ComputerSlot, Shared};
 use crate::store::{EventRow, GameRow, SeatKind, SeatRow, Status, StoredGame, WriteOp};
 
 /// What a game's task is asked to do.
@@ -131,6 +131,18 @@ pub(crate) struct Table {
     /// Whether whoever acts now wants gestures with the legal moves (for the
     /// state attached to a refusal).
     acting_gestures: bool,
+    /// Whose line of the computer players' queue this game's searches wait
+    /// in: the creating client's address (`game:ID` for a game loaded from
+    /// the database).
+    owner: String,
+    /// The creating client's share of the computer players, given back when
+    /// the game ends.
+    slot: Option<ComputerSlot>,
+    /// The seats held by the same person since the game was made (its
+    /// creator; every player of a rematch): only they may call it off.
+    founders: Vec<Seat>,
+    /// When to ask the computer players again after their queue was full.
+    ai_retry: Option<tokio::time::Instant>,
 }
 
 /// Milliseconds since 1970.
@@ -167,7 +179,7 @@ fn outcome_json(m: &dyn AnyMatch, o: &Outcome) -> Value {
         "reason": o.reason,
         "returns": o.returns(),
         "draw": o.is_draw(),
-        "tags": m.result_tags(),
+        "tags": catch(|| m.result_tags()).unwrap_or_default(),
     })
 }
 
@@ -184,6 +196,73 @@ fn date_of(ms: i64) -> String {
     format!("{:04}.{m:02}.{d:02}", yoe + era * 400 + i64::from(m <= 2))
 }
 
+/// The seats holding their token since the game was made: every seat with a
+/// token that no `join` or `leave` event has touched.
+fn founders_of(seats: &[SeatRow], events: &[EventRow]) -> Vec<Seat> {
+    (0..seats.len())
+        .filter(|&s| seats[s].token_hash.is_some())
+        .filter(|&s| !events.iter().any(|e| e.seat == Some(s) && matches!(e.kind.as_str(), "join" | "leave")))
+        .collect()
+}
+
+/// A match rebuilt from its set-up and its committed events, with the draw
+/// and rematch offers standing at the end.
+pub(crate) struct Replayed {
+    pub m: Box<dyn AnyMatch>,
+    pub draw_offers: Vec<Seat>,
+    pub rematch_offers: Vec<Seat>,
+}
+
+/// Replay a game's events through the rules.
+pub(crate) fn replay(
+    registry: &plateau_core::Registry,
+    row: &GameRow,
+    events: &[EventRow],
+) -> Result<Replayed, ApiError> {
+    let setup = Setup { variant: row.variant.clone(), options: row.options.clone(), seed: row.seed };
+    let mut m = catch(|| registry.new_match(&row.game, &setup))?
+        .map_err(|e| ApiError::internal(format!("stored game {} cannot be set up: {e}", row.id)))?;
+    let mut draw_offers = Vec::new();
+    let mut rematch_offers = Vec::new();
+    for e in events {
+        match e.kind.as_str() {
+            "move" => {
+                catch(|| m.play(&e.data))?.map_err(|err| {
+                    ApiError::internal(format!("stored game {}: move {} ({}): {err}", row.id, e.version, e.data))
+                })?;
+                draw_offers.clear();
+            }
+            "draw_offer" => {
+                if let Some(s) = e.seat
+                    && !draw_offers.contains(&s)
+                {
+                    draw_offers.push(s);
+                }
+            }
+            "draw_decline" => draw_offers.clear(),
+            "rematch_offer" => {
+                if let Some(s) = e.seat
+                    && !rematch_offers.contains(&s)
+                {
+                    rematch_offers.push(s);
+                }
+            }
+            "game_over" => {
+                draw_offers.clear();
+                if m.outcome().is_none() {
+                    let data: Value = serde_json::from_str(&e.data).unwrap_or(Value::Null);
+                    let result = data["result"].as_str().unwrap_or("");
+                    let o = parse_result(result, m.seats(), data["reason"].as_str())
+                        .map_err(|err| ApiError::internal(format!("stored game {}: {err}", row.id)))?;
+                    m.adjudicate(o);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(Replayed { m, draw_offers, rematch_offers })
+}
+
 fn catch<T>(f: impl FnOnce() -> T) -> Result<T, ApiError> {
     std::panic::catch_unwind(AssertUnwindSafe(f))
         .map_err(|_| ApiError::internal("the rules engine failed on this input"))
@@ -191,6 +270,15 @@ fn catch<T>(f: impl FnOnce() -> T) -> Result<T, ApiError> {
 
 fn reader_of(seat: Option<Seat>) -> Reader {
     seat.map_or(Reader::Spectator, Reader::Seat)
+}
+
+/// A view, guarded: a panic in the game's code gives `null` (and a log
+/// line), never a dead task.
+fn view_of(m: &dyn AnyMatch, reader: Reader) -> Value {
+    catch(|| m.view(reader)).unwrap_or_else(|_| {
+        tracing::error!("the {} view failed", m.info().name);
+        Value::Null
+    })
 }
 
 impl Table {
@@ -206,6 +294,8 @@ impl Table {
         for (slot, p) in slots.iter_mut().zip(players) {
             slot.player = p;
         }
+        let owner = format!("game:{}", row.id);
+        let founders = founders_of(seats, &[]);
         let mut t = Table {
             shared,
             row,
@@ -219,17 +309,28 @@ impl Table {
             subs: Vec::new(),
             ai: None,
             acting_gestures: true,
+            owner,
+            slot: None,
+            founders,
+            ai_retry: None,
         };
         t.set_meta();
         t
     }
 
-    /// A stored game, rebuilt by replaying its events.
+    /// Whose line of the computer players' queue this game waits in, and the
+    /// creating client's share it holds until it ends.
+    pub(crate) fn set_owner(&mut self, owner: String, slot: Option<ComputerSlot>) {
+        self.owner = owner;
+        self.slot = slot;
+    }
+
+    /// A stored game, rebuilt by replaying its events. CPU work: call it
+    /// off the async runtime. A finished game's results are computed here
+    /// too ([`AnyMatch::settle`]), so that no read of it repeats the work.
     pub(crate) fn restore(shared: Arc<Shared>, stored: StoredGame) -> Result<Table, ApiError> {
         let row = stored.game;
-        let setup = Setup { variant: row.variant.clone(), options: row.options.clone(), seed: row.seed };
-        let m = catch(|| shared.registry.new_match(&row.game, &setup))?
-            .map_err(|e| ApiError::internal(format!("stored game {} cannot be set up: {e}", row.id)))?;
+        let Replayed { mut m, draw_offers, rematch_offers } = replay(&shared.registry, &row, &stored.events)?;
         if stored.seats.len() != m.seats() || stored.seats.iter().enumerate().any(|(i, s)| s.seat != i) {
             return Err(ApiError::internal(format!(
                 "stored game {} has {} seats where its set-up has {}",
@@ -238,42 +339,12 @@ impl Table {
                 m.seats()
             )));
         }
+        catch(|| m.settle())?;
         let mut t = Table::new(shared, row, &stored.seats, m, Vec::new());
+        t.founders = founders_of(&stored.seats, &stored.events);
+        t.draw_offers = draw_offers;
+        t.rematch_offers = rematch_offers;
         for e in stored.events {
-            match e.kind.as_str() {
-                "move" => {
-                    catch(|| t.m.play(&e.data))?.map_err(|err| {
-                        ApiError::internal(format!("stored game {}: move {} ({}): {err}", t.row.id, e.version, e.data))
-                    })?;
-                    t.draw_offers.clear();
-                }
-                "draw_offer" => {
-                    if let Some(s) = e.seat
-                        && !t.draw_offers.contains(&s)
-                    {
-                        t.draw_offers.push(s);
-                    }
-                }
-                "draw_decline" => t.draw_offers.clear(),
-                "rematch_offer" => {
-                    if let Some(s) = e.seat
-                        && !t.rematch_offers.contains(&s)
-                    {
-                        t.rematch_offers.push(s);
-                    }
-                }
-                "game_over" => {
-                    t.draw_offers.clear();
-                    if t.m.outcome().is_none() {
-                        let data: Value = serde_json::from_str(&e.data).unwrap_or(Value::Null);
-                        let result = data["result"].as_str().unwrap_or("");
-                        let o = parse_result(result, t.m.seats(), data["reason"].as_str())
-                            .map_err(|err| ApiError::internal(format!("stored game {}: {err}", t.row.id)))?;
-                        t.m.adjudicate(o);
-                    }
-                }
-                _ => {}
-            }
             if changes_position(&e.kind) {
                 t.pos_version = e.version;
             }
@@ -281,6 +352,38 @@ impl Table {
             t.events.push(e);
         }
         Ok(t)
+    }
+
+    /// After a panic in the rules while the match was being changed: rebuild
+    /// it from the committed events instead of going on with a half-changed
+    /// one.
+    fn rebuild(&mut self) {
+        match replay(&self.shared.registry, &self.row, &self.events) {
+            Ok(r) => {
+                self.m = r.m;
+                self.set_meta();
+                tracing::warn!("game {}: the match was rebuilt from its stored events", self.row.id);
+            }
+            Err(e) => tracing::error!("game {}: the match cannot be rebuilt: {e}", self.row.id),
+        }
+    }
+
+    /// Compute a finished game's results off the async runtime (they may
+    /// take a search: Colorito's loser's score), once.
+    async fn settle(&mut self) {
+        if self.m.outcome().is_none() {
+            return;
+        }
+        let mut c = self.m.clone_box();
+        match tokio::task::spawn_blocking(move || {
+            c.settle();
+            c
+        })
+        .await
+        {
+            Ok(c) => self.m = c,
+            Err(e) => tracing::error!("game {}: computing the result failed: {e}", self.row.id),
+        }
     }
 
     /// The game's id.
@@ -318,6 +421,10 @@ impl Table {
                     None => return,
                 },
                 res = wait_ai(&mut self.ai) => self.ai_done(res).await,
+                _ = sleep_until_opt(self.ai_retry) => {
+                    self.ai_retry = None;
+                    self.maybe_start_ai();
+                }
                 _ = sleep_opt(idle) => {
                     if self.try_evict(&mut rx, generation) {
                         return;
@@ -328,7 +435,7 @@ impl Table {
     }
 
     fn idle_timeout(&self) -> Option<Duration> {
-        if !self.subs.is_empty() || self.ai.is_some() {
+        if !self.subs.is_empty() || self.ai.is_some() || self.ai_retry.is_some() {
             return None;
         }
         Some(match self.row.status {
@@ -401,11 +508,14 @@ impl Table {
                 let _ = reply.send(r);
             }
             Cmd::Query { token, what, reply } => {
-                let r = self.auth(token.as_deref()).and_then(|seat| match what {
-                    Query::State => Ok(self.state_json(seat, true, true)),
-                    Query::Record => Ok(self.record_json(seat)),
-                    Query::Position(ply) => self.position_json(seat, ply),
-                });
+                let r = match self.auth(token.as_deref()) {
+                    Err(e) => Err(e),
+                    Ok(seat) => match what {
+                        Query::State => Ok(self.state_json(seat, true, true)),
+                        Query::Record => Ok(self.record_json(seat)),
+                        Query::Position(ply) => self.position_json(seat, ply).await,
+                    },
+                };
                 let _ = reply.send(r);
             }
         }
@@ -433,12 +543,35 @@ impl Table {
         tx: mpsc::Sender<Utf8Bytes>,
     ) -> Result<Subscribed, ApiError> {
         let seat = self.auth(token)?;
-        if self.subs.len() >= self.shared.limits.watchers_per_game {
-            return Err(ApiError::new(
-                axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                "too_many_watchers",
-                "this game has too many watchers",
-            ));
+        match seat {
+            // Spectators share a cap; a seat never counts against it.
+            None if self.spectators() >= self.shared.limits.watchers_per_game => {
+                return Err(ApiError::new(
+                    axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                    "too_many_watchers",
+                    "this game has too many watchers",
+                ));
+            }
+            None => {}
+            // A seat always gets in: its newest socket replaces its oldest
+            // past the cap (a tab left open elsewhere).
+            Some(s) => {
+                let mine: Vec<u64> = self.subs.iter().filter(|x| x.seat == Some(s)).map(|x| x.id).collect();
+                let excess = (mine.len() + 1).saturating_sub(self.shared.limits.sockets_per_seat.max(1));
+                for old in mine.into_iter().take(excess) {
+                    let frame = ApiError::conflict(
+                        "replaced",
+                        "this seat opened a newer connection elsewhere: this one is closed",
+                    )
+                    .frame();
+                    if let Some(x) = self.subs.iter().find(|x| x.id == old) {
+                        let _ = x.tx.try_send(Utf8Bytes::from(frame.to_string()));
+                    }
+                    if let Some(i) = self.subs.iter().position(|x| x.id == old) {
+                        self.subs.remove(i);
+                    }
+                }
+            }
         }
         let catchup = self.shared.limits.catchup;
         let events: Option<Vec<Value>> = match since {
@@ -548,6 +681,19 @@ impl Table {
         }
     }
 
+    /// Whether the set-up is dealt: a game with hidden information is dealt
+    /// when its last seat is taken, and shows nobody a secret before.
+    fn dealt(&self) -> bool {
+        let info = self.m.info();
+        !(info.hidden && info.uses_seed && self.row.status == Status::Open)
+    }
+
+    /// How `seat` (or a spectator) reads the position now: a seat reads no
+    /// secret of a game not yet dealt.
+    fn reader(&self, seat: Option<Seat>) -> Reader {
+        if self.dealt() { reader_of(seat) } else { Reader::Spectator }
+    }
+
     fn seed_visible(&self, seat: Option<Seat>) -> bool {
         let info = self.m.info();
         let _ = seat;
@@ -577,7 +723,8 @@ impl Table {
             "rematch_of": self.row.rematch_of,
             "result": self.result_json(),
             "created_at": self.row.created_at,
-            "view": self.m.view(reader_of(seat)),
+            "dealt": self.dealt(),
+            "view": view_of(&*self.m, self.reader(seat)),
         });
         if self.seed_visible(seat) {
             v["seed"] = Value::from(self.row.seed);
@@ -602,7 +749,7 @@ impl Table {
     /// (`{"move", "select", "targets"}`).
     fn legal_json(&self, with_gestures: bool) -> (Value, Value) {
         if !with_gestures {
-            return (Value::from(self.m.legal_moves()), Value::Null);
+            return (Value::from(catch(|| self.m.legal_moves()).unwrap_or_default()), Value::Null);
         }
         let gestures = catch(|| self.m.legal_gestures()).unwrap_or_default();
         let moves = gestures.iter().map(|(m, _)| Value::from(m.as_str())).collect();
@@ -639,7 +786,9 @@ impl Table {
     }
 
     fn record_json(&self, seat: Option<Seat>) -> Value {
-        let rec = self.m.record(reader_of(seat));
+        let Ok(rec) = catch(|| self.m.record(self.reader(seat))) else {
+            return json!({ "text": "", "tags": [], "moves": [], "movers": [], "result": null });
+        };
         json!({
             "text": rec.to_text(),
             "tags": rec.tags,
@@ -649,7 +798,7 @@ impl Table {
         })
     }
 
-    fn position_json(&self, seat: Option<Seat>, ply: u64) -> Result<Value, ApiError> {
+    async fn position_json(&mut self, seat: Option<Seat>, ply: u64) -> Result<Value, ApiError> {
         let history = self.m.history();
         if ply > history.len() as u64 {
             return Err(ApiError::bad_request(
@@ -657,22 +806,29 @@ impl Table {
                 format!("the game has {} moves; ask for a ply from 0 to {}", history.len(), history.len()),
             ));
         }
-        let reader = if self.row.status == Status::Finished { Reader::Referee } else { reader_of(seat) };
-        let setup = self.m.setup().clone();
-        let view = catch(|| -> Result<(Value, Option<Seat>), String> {
-            let mut m = self.shared.registry.new_match(&self.row.game, &setup).map_err(|e| e.to_string())?;
-            for mv in &history[..ply as usize] {
-                m.play(mv).map_err(|e| e.to_string())?;
-            }
-            Ok((m.view(reader), m.to_move().seat()))
-        })?
-        .map_err(ApiError::internal)?;
-        Ok(json!({
-            "ply": ply,
-            "last_move": if ply > 0 { Some(&history[ply as usize - 1]) } else { None },
-            "to_move": view.1,
-            "view": view.0,
-        }))
+        let reader = if self.row.status == Status::Finished { Reader::Referee } else { self.reader(seat) };
+        let last_move = if ply > 0 { Some(history[ply as usize - 1].clone()) } else { None };
+        let (view, to_move) = if ply == history.len() as u64 {
+            // The position now (settled once the game is over).
+            (view_of(&*self.m, reader), self.m.to_move().seat())
+        } else {
+            // An earlier position: replayed off the async runtime.
+            let shared = self.shared.clone();
+            let (game, setup) = (self.row.game.clone(), self.m.setup().clone());
+            let replayed = tokio::task::spawn_blocking(move || {
+                catch(|| -> Result<(Value, Option<Seat>), String> {
+                    let mut m = shared.registry.new_match(&game, &setup).map_err(|e| e.to_string())?;
+                    for mv in &history[..ply as usize] {
+                        m.play(mv).map_err(|e| e.to_string())?;
+                    }
+                    Ok((m.view(reader), m.to_move().seat()))
+                })
+            })
+            .await
+            .map_err(|_| ApiError::internal("replaying the game failed"))?;
+            replayed?.map_err(ApiError::internal)?
+        };
+        Ok(json!({ "ply": ply, "last_move": last_move, "to_move": to_move, "view": view }))
     }
 
     /// Write events (and other writes) and wait for the commit.
@@ -707,12 +863,17 @@ impl Table {
             termination: o.map(|o| o.reason.to_string()),
             ply: self.m.ply() as u64,
             rematch: self.row.rematch.clone(),
+            seed: self.row.seed,
             at: now_ms(),
         }
     }
 
     /// Record committed events and broadcast them.
     fn publish(&mut self, rows: Vec<EventRow>, seats_changed: bool) {
+        if matches!(self.row.status, Status::Finished | Status::Aborted) {
+            // The creating client's share of the computer players is free.
+            self.slot = None;
+        }
         let evs: Vec<Value> = rows.iter().map(event_json).collect();
         for r in rows {
             if changes_position(&r.kind) {
@@ -727,7 +888,8 @@ impl Table {
         let common = self.update_common(&evs, seats_changed);
         // A game without hidden information shows everyone the same view:
         // compute it once.
-        let shared_view = (!self.m.info().hidden).then(|| self.m.view(Reader::Spectator).to_string());
+        let shared_view =
+            (!self.m.info().hidden || !self.dealt()).then(|| view_of(&*self.m, Reader::Spectator).to_string());
         let to_move = self.to_move();
         let mut legal: Option<String> = None;
         let mut gestures: Option<String> = None;
@@ -742,7 +904,7 @@ impl Table {
                 None => {
                     let view = match &shared_view {
                         Some(v) => v.clone(),
-                        None => self.m.view(reader_of(seat)).to_string(),
+                        None => view_of(&*self.m, reader_of(seat)).to_string(),
                     };
                     let mut f = String::with_capacity(common.len() + view.len() + 512);
                     f.push_str(&common);
@@ -844,7 +1006,13 @@ impl Table {
             return Err(ApiError::bad_request("bad_move", format!("a move is at most {MAX_MOVE_LEN} bytes"))
                 .with_state(state(self)));
         }
-        let played = catch(|| self.m.play(text))?;
+        let played = match catch(|| self.m.play(text)) {
+            Ok(p) => p,
+            Err(e) => {
+                self.rebuild();
+                return Err(e);
+            }
+        };
         let canonical = match played {
             Ok(c) => c,
             Err(e) => {
@@ -857,6 +1025,9 @@ impl Table {
         let mut ops = Vec::new();
         let over = self.m.outcome();
         if let Some(o) = &over {
+            // The result may need a search: off the runtime, once, stored
+            // with the game_over event.
+            self.settle().await;
             evs.push(("game_over", None, outcome_json(&*self.m, o).to_string()));
             ops.push(self.status_op(Status::Finished));
         }
@@ -883,6 +1054,7 @@ impl Table {
     /// End the game off the board.
     async fn finish(&mut self, seat: Seat, kind: &'static str, outcome: Outcome) -> Result<(), ApiError> {
         self.m.adjudicate(outcome);
+        self.settle().await;
         let evs =
             vec![(kind, Some(seat), String::new()), ("game_over", None, outcome_json(&*self.m, &outcome).to_string())];
         let ops = vec![self.status_op(Status::Finished)];
@@ -950,14 +1122,25 @@ impl Table {
         Ok(())
     }
 
-    async fn abort(&mut self, seat: Seat) -> Result<(), ApiError> {
-        let allowed = match self.row.status {
+    /// Whether the game has not had its first move yet (open, or live at
+    /// ply 0).
+    fn before_first_move(&self) -> bool {
+        match self.row.status {
             Status::Open => true,
             Status::Live => self.m.ply() == 0,
             _ => false,
-        };
-        if !allowed {
+        }
+    }
+
+    async fn abort(&mut self, seat: Seat) -> Result<(), ApiError> {
+        if !self.before_first_move() {
             return Err(ApiError::conflict("too_late", "a game can be aborted only before its first move"));
+        }
+        if !self.founders.contains(&seat) {
+            return Err(ApiError::forbidden(
+                "not_creator",
+                "only the player who created the game can call it off: leave it instead",
+            ));
         }
         let rows =
             self.commit(vec![("abort", Some(seat), String::new())], vec![self.status_op(Status::Aborted)]).await?;
@@ -966,26 +1149,35 @@ impl Table {
         Ok(())
     }
 
+    /// Give a seat back before the first move: the seat opens again (a game
+    /// that had started waits for a player again, and a game with hidden
+    /// information is dealt afresh when its seats are full again); the last
+    /// person leaving aborts the game.
     async fn leave(&mut self, seat: Seat) -> Result<(), ApiError> {
-        if self.row.status != Status::Open {
+        if !self.before_first_move() {
             return Err(ApiError::conflict(
                 "too_late",
-                "a seat can be left only while the game waits for players: resign or abort instead",
+                "a seat can be left only before the first move: resign instead",
             ));
         }
         let nobody_left = (0..self.seats.len()).all(|s| s == seat || !self.human_seated(s));
         let mut evs = vec![("leave", Some(seat), String::new())];
         let mut ops = vec![WriteOp::UpdateSeat { game_id: self.row.id.clone(), seat, name: None, token_hash: None }];
-        if nobody_left {
+        let status = if nobody_left {
             evs.push(("abort", Some(seat), String::new()));
-            ops.push(self.status_op(Status::Aborted));
+            Status::Aborted
+        } else {
+            Status::Open
+        };
+        if status != self.row.status {
+            ops.push(self.status_op(status));
         }
         let rows = self.commit(evs, ops).await?;
         self.seats[seat].token_hash = None;
         self.seats[seat].name = None;
-        if nobody_left {
-            self.row.status = Status::Aborted;
-        }
+        self.founders.retain(|&s| s != seat);
+        self.draw_offers.clear();
+        self.row.status = status;
         self.set_meta();
         self.publish(rows, true);
         Ok(())
@@ -1012,7 +1204,7 @@ impl Table {
                 .position(SeatSlot::is_open)
                 .ok_or_else(|| ApiError::conflict("not_open", "this game has no open seat"))?,
         };
-        let token = ids::new_token();
+        let token = ids::new_token()?;
         let hash = ids::hash_token(&token);
         let filled = (0..self.seats.len()).all(|i| i == s || !self.seats[i].is_open());
         let mut ops = vec![WriteOp::UpdateSeat {
@@ -1021,12 +1213,33 @@ impl Table {
             name: name.clone(),
             token_hash: Some(hash.clone()),
         }];
+        // The last seat taken starts the game; a game with hidden information
+        // is dealt now, from a seed drawn now, so that nobody could read a
+        // secret before.
+        let info = self.m.info();
+        let deal = if filled && info.hidden && info.uses_seed {
+            let seed = ids::random_u64()?;
+            let setup = Setup { variant: self.row.variant.clone(), options: self.row.options.clone(), seed };
+            let m = catch(|| self.shared.registry.new_match(&self.row.game, &setup))?
+                .map_err(|e| ApiError::internal(format!("the game cannot be dealt: {e}")))?;
+            Some((seed, m))
+        } else {
+            None
+        };
         if filled {
-            ops.push(self.status_op(Status::Live));
+            let mut op = self.status_op(Status::Live);
+            if let (WriteOp::UpdateGame { seed, .. }, Some((s, _))) = (&mut op, &deal) {
+                *seed = *s;
+            }
+            ops.push(op);
         }
         let rows = self.commit(vec![("join", Some(s), json!({ "player": name }).to_string())], ops).await?;
         self.seats[s].token_hash = Some(hash);
         self.seats[s].name = name;
+        if let Some((seed, m)) = deal {
+            self.row.seed = seed;
+            self.m = m;
+        }
         if filled {
             self.row.status = Status::Live;
         }
@@ -1061,12 +1274,12 @@ impl Table {
         let setup = Setup {
             variant: self.row.variant.clone(),
             options: self.row.options.clone(),
-            seed: if info.uses_seed { ids::random_u64() } else { self.row.seed },
+            seed: if info.uses_seed { ids::random_u64()? } else { self.row.seed },
         };
         let m = catch(|| self.shared.registry.new_match(&self.row.game, &setup))?
             .map_err(|e| ApiError::internal(format!("the rematch cannot be set up: {e}")))?;
         let now = now_ms();
-        let new_id = ids::new_game_id();
+        let new_id = ids::new_game_id()?;
         let mut seats: Vec<SeatRow> = (0..n)
             .map(|i| SeatRow { seat: i, kind: SeatKind::Human, player: None, name: None, token_hash: None })
             .collect();
@@ -1107,7 +1320,9 @@ impl Table {
         let rows = self.commit(evs, ops).await?;
         self.rematch_offers.push(seat);
         self.row.rematch = Some(new_id);
-        let table = Table::new(self.shared.clone(), row, &seats, m, Vec::new());
+        let mut table = Table::new(self.shared.clone(), row, &seats, m, Vec::new());
+        // The rematch waits in the same line of the computer players' queue.
+        table.set_owner(self.owner.clone(), None);
         self.shared.install(table);
         self.publish(rows, false);
         Ok(())
@@ -1124,13 +1339,21 @@ impl Table {
         }
         let player = slot.player.take();
         let spec = slot.spec.clone().unwrap_or_else(|| "random".to_string());
-        let rx = self.shared.pool.submit(player, &spec, self.m.clone_box());
-        self.ai = Some(AiWait { seat: s, pos_version: self.pos_version, rx });
+        match self.shared.pool.submit(&self.owner, player, &spec, self.m.clone_box()) {
+            Ok(rx) => self.ai = Some(AiWait { seat: s, pos_version: self.pos_version, rx }),
+            Err(e) => {
+                // The player was dropped with the job: it is made again from
+                // its spec next time. Ask again in a second.
+                tracing::warn!("game {}: {e}; asking again in a second", self.row.id);
+                self.ai_retry = Some(tokio::time::Instant::now() + Duration::from_secs(1));
+            }
+        }
     }
 
     fn random_move(&self) -> Option<String> {
         let moves = self.m.legal_moves();
-        if moves.is_empty() { None } else { Some(moves[(ids::random_u64() % moves.len() as u64) as usize].clone()) }
+        let r = ids::random_u64().ok()?;
+        if moves.is_empty() { None } else { Some(moves[(r % moves.len() as u64) as usize].clone()) }
     }
 
     async fn ai_done(&mut self, (player, choice): JobResult) {
@@ -1175,6 +1398,13 @@ impl Table {
 async fn wait_ai(ai: &mut Option<AiWait>) -> JobResult {
     match ai {
         Some(w) => (&mut w.rx).await.unwrap_or((None, Err("the computer player's thread stopped".to_string()))),
+        None => std::future::pending().await,
+    }
+}
+
+async fn sleep_until_opt(t: Option<tokio::time::Instant>) {
+    match t {
+        Some(t) => tokio::time::sleep_until(t).await,
         None => std::future::pending().await,
     }
 }

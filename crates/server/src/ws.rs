@@ -154,7 +154,7 @@ async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut s
                     }
                 }
                 None => {
-                    close(&mut socket, TRY_AGAIN, "too slow: reconnect with your last version").await;
+                    close(&mut socket, TRY_AGAIN, "closed by the server (too slow, or replaced): reconnect with your last version").await;
                     break;
                 }
             },

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use common::*;
 use plateau_core::GameInfo;
+use plateau_server::Limits;
 use serde_json::{Value, json};
 
 const QUICK: &[(&str, &str)] = &[
@@ -35,8 +36,12 @@ async fn a_person_plays_the_computer_in_every_game() {
         let n = registry.new_match(info.name, &Default::default()).unwrap().seats();
         let mut seats = vec![json!({ "kind": "human" })];
         seats.extend((1..n).map(|_| json!({ "kind": "computer", "player": "ai:1" })));
-        let (id, token, created) =
-            create(s.addr, json!({ "game": info.name, "options": quick(info), "seats": seats, "seed": 4 })).await;
+        // A game with hidden information is dealt by the server: no seed.
+        let mut body = json!({ "game": info.name, "options": quick(info), "seats": seats });
+        if !info.hidden {
+            body["seed"] = json!(4);
+        }
+        let (id, token, created) = create(s.addr, body).await;
         assert_eq!(created["state"]["status"], "live", "{}: {created}", info.name);
         assert_eq!(created["state"]["seats"][1]["kind"], "computer");
         assert_eq!(created["state"]["seats"][1]["online"], true);
@@ -80,7 +85,11 @@ async fn computers_play_each_other_to_the_end() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn busy_computers_do_not_hold_people_up() {
-    let s = start().await;
+    // One client (this test) may start more computer games than a stranger on
+    // a public server.
+    let s =
+        start_with(Limits { computer_games_per_client: 10, computer_only_games_per_client: 8, ..Limits::default() })
+            .await;
     // More thinking computer games than threads: the pool's queue is never empty.
     let seat = json!({ "kind": "computer", "player": "alphabeta:time=100ms" });
     let mut watchers = Vec::new();

@@ -169,11 +169,15 @@ async fn play_whole_game(s: &TestServer, info: &'static GameInfo, extra: &[(&str
     let name = info.name;
     let options = quick_options(info, extra);
     let registry = plateau_games::registry();
-    let setup = Setup { variant: None, options: plateau_core::Options(options.clone()), seed };
-    let mut local = registry.new_match(name, &setup).unwrap();
-    let n = local.seats();
-    let (id, t0, created) =
-        create(s.addr, json!({ "game": name, "options": options, "seed": seed, "name": "Seat 0" })).await;
+    let mut setup = Setup { variant: None, options: plateau_core::Options(options.clone()), seed };
+    let n = registry.new_match(name, &setup).unwrap().seats();
+    // A game with hidden information is dealt by the server from a seed of
+    // its own: a client may not choose it.
+    let mut body = json!({ "game": name, "options": options, "name": "Seat 0" });
+    if !info.hidden {
+        body["seed"] = json!(seed);
+    }
+    let (id, t0, created) = create(s.addr, body).await;
     assert_eq!(created["seat"], 0);
     assert_eq!(created["state"]["status"], "open", "{name}");
     let mut tokens = vec![t0.unwrap()];
@@ -182,6 +186,12 @@ async fn play_whole_game(s: &TestServer, info: &'static GameInfo, extra: &[(&str
         assert_eq!(seat, i);
         tokens.push(t);
     }
+    if info.hidden {
+        // The test, as the referee, reads the seed dealt at the start.
+        setup.seed = stored_seed(s, &id).await;
+    }
+    let seed = setup.seed;
+    let mut local = registry.new_match(name, &setup).unwrap();
     let mut clients = Vec::new();
     for t in &tokens {
         let (c, w) = Client::open(s.addr, &id, Some(t), None).await;
@@ -304,9 +314,9 @@ async fn a_live_hidden_game_reads_without_secrets_over_http() {
     let registry = plateau_games::registry();
     for g in registry.games().filter(|g| g.info().hidden && g.info().uses_seed) {
         let info = g.info();
-        let (id, t0, _) = create(s.addr, json!({ "game": info.name, "seed": 99 })).await;
+        let (id, t0, _) = create(s.addr, json!({ "game": info.name })).await;
         let (_, t1) = join(s.addr, &id, "B").await;
-        let setup = Setup { variant: None, options: Default::default(), seed: 99 };
+        let setup = Setup { variant: None, options: Default::default(), seed: stored_seed(&s, &id).await };
         let local = registry.new_match(info.name, &setup).unwrap();
         // The record of a live game has no seed (it would reveal the secrets).
         for token in [None, t0.as_deref(), Some(t1.as_str())] {

@@ -194,3 +194,15 @@ impl Rng {
         (self.0 % n as u64) as usize
     }
 }
+
+/// The seed a game was dealt from, read from the server's database as a
+/// referee would (a client never learns it before the end of a game with
+/// hidden information).
+pub async fn stored_seed(s: &TestServer, id: &str) -> u64 {
+    use sqlx::Connection;
+    let url = format!("sqlite://{}?mode=ro", s.dir.join("plateau.sqlite").display());
+    let mut c = sqlx::SqliteConnection::connect(&url).await.expect("open the database");
+    let (seed,): (i64,) =
+        sqlx::query_as("SELECT seed FROM games WHERE id = ?").bind(id).fetch_one(&mut c).await.expect("the game");
+    seed as u64
+}
