@@ -257,7 +257,7 @@ pub fn router(state: AppState, ui: Option<Router>) -> Router {
 
 async fn rate_limit(axum::extract::State(st): axum::extract::State<AppState>, req: Request, next: Next) -> Response {
     if let Some(ConnectInfo(addr)) = req.extensions().get::<ConnectInfo<SocketAddr>>()
-        && !st.0.http_allowed(*addr)
+        && !st.0.http_allowed(addr.ip())
     {
         return ApiError::rate_limited().into_response();
     }
