@@ -98,24 +98,28 @@ static INFO: GameInfo = GameInfo {
             help: "The starting layout.",
             kind: OptionKind::Choice(&LAYOUT_NAMES),
             default: "standard",
+            untrusted_max: None,
         },
         OptionSpec {
             name: "position",
             help: "Start from this position instead (text form: rows I to A, b/w/digits, side to move, pushed out by Black and White).",
             kind: OptionKind::Text,
             default: "",
+            untrusted_max: None,
         },
         OptionSpec {
             name: "marbles-to-win",
             help: "Opponent marbles to push out to win.",
             kind: OptionKind::Int { min: 1, max: 14 },
             default: "6",
+            untrusted_max: None,
         },
         OptionSpec {
             name: "max-plies",
             help: "End the game after this many plies: more marbles pushed out wins, equal draws.",
             kind: OptionKind::OptionalInt { min: 1, max: 1_000_000 },
             default: "none",
+            untrusted_max: None,
         },
     ],
 };

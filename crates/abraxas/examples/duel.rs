@@ -173,7 +173,7 @@ struct Args {
 
 /// One game; `a_first`: evaluation A plays the first seat. Returns A's points.
 fn game(args: &Args, group: usize, a_first: bool, stats: &Mutex<(u64, u64, u64)>) -> f64 {
-    let g = Abraxas::new(Sheet::from_option(&args.sheet).expect("sheet"));
+    let g = Abraxas::new(load_sheet(&args.sheet));
     let mut s = g.start(0);
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_mul(7919).wrapping_add(group as u64));
     let mut moves = Vec::new();
@@ -269,4 +269,13 @@ fn main() {
         st.1 as f64 / st.0.max(1) as f64,
         st.2 / st.0.max(1)
     );
+}
+
+/// A sheet option value (a level, an inline sheet), or else a sheet file's
+/// path: this tool reads the file itself (the game crate never does).
+fn load_sheet(value: &str) -> Sheet {
+    Sheet::from_option(value).unwrap_or_else(|e| {
+        let text = std::fs::read_to_string(value).unwrap_or_else(|r| panic!("{e}; reading it as a file: {r}"));
+        Sheet::parse(value, &text).unwrap_or_else(|e| panic!("{value}: {e}"))
+    })
 }

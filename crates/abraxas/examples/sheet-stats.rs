@@ -7,7 +7,8 @@
 //! ```
 //!
 //! Without `--sheet`, the six levels; `--sheet` takes what the `sheet` option
-//! takes (a level, an inline sheet, a file). `--games` defaults to 1000 per
+//! takes (a level, an inline sheet), or a sheet file's path (this tool reads
+//! it). `--games` defaults to 1000 per
 //! sheet. With `--random` both players choose uniformly among the legal moves;
 //! otherwise the players (both the same) are:
 //!
@@ -167,7 +168,7 @@ fn main() {
             "--games" => games = value("--games").parse().expect("--games N"),
             "--random" => random = true,
             "--seed" => seed = value("--seed").parse().expect("--seed S"),
-            "--sheet" => sheets.push(Sheet::from_option(&value("--sheet")).unwrap_or_else(|e| panic!("{e}"))),
+            "--sheet" => sheets.push(load_sheet(&value("--sheet"))),
             other => panic!("unknown argument {other}; see the source for usage"),
         }
     }
@@ -199,4 +200,13 @@ fn main() {
             100.0 * s.draws as f64 / s.games.max(1) as f64
         );
     }
+}
+
+/// A sheet option value (a level, an inline sheet), or else a sheet file's
+/// path: this tool reads the file itself (the game crate never does).
+fn load_sheet(value: &str) -> Sheet {
+    Sheet::from_option(value).unwrap_or_else(|e| {
+        let text = std::fs::read_to_string(value).unwrap_or_else(|r| panic!("{e}; reading it as a file: {r}"));
+        Sheet::parse(value, &text).unwrap_or_else(|e| panic!("{value}: {e}"))
+    })
 }

@@ -97,10 +97,11 @@
 //!
 //! # Options and variants
 //!
-//! - `sheet` (default `level-1`): `level-1` … `level-6`, an inline sheet (9 rows
-//!   of `o`/`.` separated by `/`, rank 9 first), or the path of a sheet file
-//!   ([`sheet`] describes the format). The variants `level-1` … `level-6` preset
-//!   it; an inline sheet keeps a record self-contained.
+//! - `sheet` (default `level-1`): `level-1` … `level-6`, or an inline sheet (9
+//!   rows of `o`/`.` separated by `/`, rank 9 first; [`sheet`] describes the
+//!   format). The variants `level-1` … `level-6` preset it; an inline sheet
+//!   keeps a record self-contained. The crate never reads a file: the command
+//!   line reads a sheet file for `--option sheet=@FILE` and passes its content.
 //! - `plate-start` (default `bottom-left`): where the plate stands at the start.
 //! - `removal` (default `remaining-not-adjacent`, or `removed-not-adjacent`).
 //! - `stones-to-win` (default 11, 1 to 12).
@@ -270,33 +271,38 @@ static INFO: GameInfo = GameInfo {
     options: &[
         OptionSpec {
             name: "sheet",
-            help: "the dot sheet: level-1 … level-6, an inline sheet (9 rows of o and . separated by /, rank 9 first), or a sheet file's path",
-            kind: OptionKind::Text,
+            help: "the dot sheet: level-1 … level-6, or an inline sheet (9 rows of o and . separated by /, rank 9 first)",
+            kind: OptionKind::Content,
             default: "level-1",
+            untrusted_max: None,
         },
         OptionSpec {
             name: "plate-start",
             help: "where the plate stands at the start",
             kind: OptionKind::Choice(PLATE_NAMES),
             default: "bottom-left",
+            untrusted_max: None,
         },
         OptionSpec {
             name: "removal",
             help: "the three circles left must not be side by side (remaining-not-adjacent), or the stones taken must not be neighbours (removed-not-adjacent)",
             kind: OptionKind::Choice(REMOVAL_NAMES),
             default: "remaining-not-adjacent",
+            untrusted_max: None,
         },
         OptionSpec {
             name: "stones-to-win",
             help: "red stones a player must hold to win",
             kind: OptionKind::Int { min: 1, max: 12 },
             default: "11",
+            untrusted_max: None,
         },
         OptionSpec {
             name: "max-plies",
             help: "moves (of any kind) after which the game is a draw",
             kind: OptionKind::Int { min: 1, max: 100_000 },
             default: "400",
+            untrusted_max: None,
         },
     ],
 };
@@ -356,7 +362,8 @@ impl Game for Abraxas {
     const INFO: &'static GameInfo = &INFO;
 
     fn configure(settings: &Settings) -> Result<Self, ConfigError> {
-        let sheet = Sheet::from_option(settings.text("sheet")).map_err(ConfigError::new)?;
+        let sheet =
+            Sheet::from_option(settings.text("sheet")).map_err(|e| ConfigError::new(format!("option sheet: {e}")))?;
         let plate = PlatePos::from_name(settings.text("plate-start"))
             .ok_or_else(|| ConfigError::new("option plate-start: unknown position"))?;
         let removal = match settings.text("removal") {

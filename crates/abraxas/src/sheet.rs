@@ -36,9 +36,6 @@ pub const LEVELS: [(&str, &str); 6] = [
     ("level-6", include_str!("../sheets/level-6.txt")),
 ];
 
-/// The largest sheet file read, in bytes.
-pub const MAX_SHEET_BYTES: u64 = 64 * 1024;
-
 /// A dot sheet.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Sheet {
@@ -83,33 +80,38 @@ impl Sheet {
         Sheet::from_dots(name, dots)
     }
 
-    /// The sheet an option value names: `level-1` … `level-6`, an inline grid
-    /// (9 rows of `o` and `.` separated by `/`), or the path of a sheet file.
+    /// The sheet an option value names: `level-1` … `level-6`, or an inline
+    /// grid (9 rows of `o` and `.` separated by `/`). Never reads a file: the
+    /// error for a file path says only that the value is neither, echoing at
+    /// most its first 60 characters.
     pub fn from_option(value: &str) -> Result<Sheet, String> {
         let v = value.trim();
         if let Some((name, text)) = LEVELS.iter().find(|(n, _)| n.eq_ignore_ascii_case(v)) {
             return Sheet::parse(*name, text);
         }
-        if v.contains('/') && v.chars().all(|c| matches!(c, '.' | 'o' | 'O' | '/' | ' ')) {
+        if Sheet::looks_inline(v) {
             return Sheet::parse("inline", v).map_err(|e| format!("inline sheet: {e}"));
         }
-        let meta = std::fs::metadata(v).map_err(|e| {
-            format!(
-                "sheet {v:?} is not level-1 … level-6 nor an inline sheet (rows of o and . separated by /), \
-                 and it cannot be read as a file: {e}"
-            )
-        })?;
-        if !meta.is_file() {
-            return Err(format!("sheet file {v:?} is not a file"));
-        }
-        if meta.len() > MAX_SHEET_BYTES {
-            return Err(format!("sheet file {v:?} is larger than {MAX_SHEET_BYTES} bytes"));
-        }
-        let text = std::fs::read_to_string(v).map_err(|e| format!("sheet file {v:?}: {e}"))?;
-        Sheet::parse(v, &text).map_err(|e| format!("sheet file {v:?}: {e}"))
+        let shown: String = v.chars().take(60).collect();
+        let more = if v.chars().count() > 60 { "…" } else { "" };
+        Err(format!(
+            "sheet {shown:?}{more} is neither level-1 … level-6 nor an inline sheet (9 rows of o and . \
+             separated by /, rank 9 first); a sheet file is read only by the command line (sheet=@FILE)"
+        ))
     }
 
-    /// Its name (`level-3`, `inline`, or the file's path).
+    /// Whether `text` is meant as an inline sheet: one line with a `/`, made
+    /// only of `o`, `.`, white space and `/`, or with the 8 `/` of 9 rows (so
+    /// that a mistyped cell gets a precise error). A file path such as
+    /// `/etc/shadow` is not.
+    pub fn looks_inline(text: &str) -> bool {
+        !text.contains('\n')
+            && text.contains('/')
+            && (text.chars().all(|c| matches!(c, '.' | 'o' | 'O' | '/') || c.is_whitespace())
+                || text.matches('/').count() == SIZE as usize - 1)
+    }
+
+    /// Its name (`level-3`, or `inline`).
     pub fn name(&self) -> &str {
         &self.name
     }

@@ -1,6 +1,7 @@
 //! Every rule, option and decision, on small hand-built positions.
 
 use plateau_abraxas::{Abraxas, AbraxasState, Cell, End, Move, Phase, PlatePos, Removal, Sheet};
+use plateau_core::options::inline_content;
 use plateau_core::{Game, MoveErrorKind, Reader, State, Turn};
 
 fn game() -> Abraxas {
@@ -498,7 +499,7 @@ fn text_form_round_trips_and_reports_errors() {
 }
 
 #[test]
-fn sheet_option_levels_inline_files_and_errors() {
+fn sheet_option_levels_inline_content_and_errors() {
     let resolve = |v: &str| {
         let opts = plateau_core::Options::from_pairs([format!("sheet={v}").as_str()]).unwrap();
         Abraxas::configure(&Abraxas::INFO.resolve(None, &opts).unwrap())
@@ -508,23 +509,61 @@ fn sheet_option_levels_inline_files_and_errors() {
     assert_eq!(resolve(&s.to_inline()).unwrap().sheet().dots(), s.dots());
     let e = resolve("..../o").unwrap_err().to_string();
     assert!(e.contains("inline sheet"), "{e}");
-    let dir = std::env::temp_dir().join(format!("abraxas-sheet-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let good = dir.join("good.txt");
-    std::fs::write(&good, format!("# mine\n{}", s.to_grid())).unwrap();
-    assert_eq!(resolve(good.to_str().unwrap()).unwrap().sheet().dots(), s.dots());
-    let bad = dir.join("bad.txt");
-    std::fs::write(&bad, grid("", &["...o.....", "....o....", ".....o...", "......o.."])).unwrap();
-    let e = resolve(bad.to_str().unwrap()).unwrap_err().to_string();
+    // A sheet file's text, made one line as the command line does (comments
+    // and blank lines dropped), is accepted inline.
+    let file = format!("# mine\n\n{}", s.to_grid());
+    assert_eq!(resolve(&inline_content(&file)).unwrap().sheet().dots(), s.dots());
+    let bad = grid("", &["...o.....", "....o....", ".....o...", "......o.."]);
+    let e = resolve(&inline_content(&bad)).unwrap_err().to_string();
     assert!(e.contains("d4, e3, f2, g1") || e.contains("g1, f2, e3, d4"), "{e}");
     assert!(e.contains("anti-diagonal"), "{e}");
-    let bad = dir.join("bad2.txt");
-    std::fs::write(&bad, grid("", &["...x....."])).unwrap();
-    let e = resolve(bad.to_str().unwrap()).unwrap_err().to_string();
+    let e = resolve(&inline_content(&grid("", &["...x....."]))).unwrap_err().to_string();
     assert!(e.contains("cell d1"), "{e}");
     let e = resolve("/no/such/file").unwrap_err().to_string();
-    assert!(e.contains("cannot be read"), "{e}");
+    assert!(e.contains("neither level-1") && e.contains("\"/no/such/file\""), "{e}");
+}
+
+/// The sheet option never touches the file system: a path is refused with the
+/// same words whether or not the file exists, and no file's text shows.
+#[test]
+fn a_sheet_path_is_never_read() {
+    let resolve = |v: &str| {
+        let opts = plateau_core::Options::from_pairs([format!("sheet={v}").as_str()]).unwrap();
+        Abraxas::configure(&Abraxas::INFO.resolve(None, &opts).unwrap()).map(|g| g.sheet().dots())
+    };
+    let dir = std::env::temp_dir().join(format!("abraxas-sheet-path-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mine.txt");
+    let p = path.to_str().unwrap();
+    // Three dots: e7, c5 and g5 (rank 9 first).
+    let text = ".........\n.........\n....o....\n.........\n..o...o..\n.........\n.........\n.........\n.........\n";
+    let before = resolve(p).unwrap_err().to_string();
+    std::fs::write(&path, text).unwrap();
+    let after = resolve(p).unwrap_err().to_string();
+    assert_eq!(before, after, "the error must not depend on whether the file exists");
+    assert!(!after.contains("o..."), "{after}");
+    // The same sheet given inline is accepted: three dots.
+    let dots = resolve(".........  /......... /....o..../........./..o...o../........./........./........./.........")
+        .unwrap();
+    assert_eq!(dots.count_ones(), 3);
+    let cells = |names: &[&str]| names.iter().map(|n| Cell::parse(n).unwrap().bit()).fold(0u128, |a, b| a | b);
+    assert_eq!(dots, cells(&["e7", "c5", "g5"]));
     std::fs::remove_dir_all(&dir).ok();
+    // Devices and secrets: refused at once, nothing read, same shape of error.
+    for p in ["/dev/zero", "/etc/shadow", "/etc/passwd", "/nonexistent/shadow"] {
+        let e = resolve(p).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "option sheet: sheet {p:?} is neither level-1 … level-6 nor an inline sheet (9 rows of o and . \
+                 separated by /, rank 9 first); a sheet file is read only by the command line (sheet=@FILE)"
+            )
+        );
+    }
+    // A long value is echoed cut short.
+    let long = format!("/{}", "a".repeat(500));
+    let e = resolve(&long).unwrap_err().to_string();
+    assert!(e.len() < 400 && !e.contains(&"a".repeat(61)), "{e}");
 }
 
 #[test]

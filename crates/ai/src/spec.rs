@@ -88,7 +88,10 @@ pub struct PlayerSpec {
 /// can make it do).
 pub const MAX_TIME: Duration = Duration::from_secs(60);
 
-fn parse_duration(v: &str) -> Option<Duration> {
+/// A duration: `250ms`, `1s`, `1.5s` (a bare number is seconds). Refuses, with
+/// a message, what is not a positive finite number or is longer than
+/// [`MAX_TIME`], without ever converting a huge value (which would panic).
+fn parse_duration(v: &str) -> Result<Duration, String> {
     let v = v.trim();
     let (num, scale) = if let Some(n) = v.strip_suffix("ms") {
         (n, 0.001)
@@ -97,11 +100,15 @@ fn parse_duration(v: &str) -> Option<Duration> {
     } else {
         (v, 1.0)
     };
-    let x: f64 = num.trim().parse().ok()?;
+    let x: f64 = num.trim().parse().map_err(|_| format!("{v:?} is not a duration like 250ms or 1.5s"))?;
     if !x.is_finite() || x <= 0.0 {
-        return None;
+        return Err(format!("{v:?} is not a positive duration"));
     }
-    Some(Duration::from_secs_f64(x * scale))
+    let secs = x * scale;
+    if !secs.is_finite() || secs > MAX_TIME.as_secs_f64() {
+        return Err(format!("{v:?} is too long: at most {}s a move", MAX_TIME.as_secs()));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("{v:?} is not a valid duration"))
 }
 
 impl PlayerSpec {
@@ -154,7 +161,7 @@ impl PlayerSpec {
             let bad = || SpecError(format!("{text}: bad value {v:?} for {k}"));
             match k.trim() {
                 "time" => {
-                    let d = parse_duration(v).ok_or_else(bad)?;
+                    let d = parse_duration(v).map_err(|e| SpecError(format!("{text}: time: {e}")))?;
                     if d > MAX_TIME {
                         return Err(SpecError(format!("{text}: at most {}s a move", MAX_TIME.as_secs())));
                     }
@@ -265,5 +272,28 @@ mod tests {
         ] {
             assert!(PlayerSpec::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn huge_or_not_finite_times_are_refused_without_panicking() {
+        for (spec, words) in [
+            ("alphabeta:time=1e300s", "too long"),
+            ("alphabeta:time=1e20ms", "too long"),
+            ("alphabeta:time=1e300", "too long"),
+            ("alphabeta:time=61s", "too long"),
+            ("alphabeta:time=infs", "not a positive duration"),
+            ("alphabeta:time=inf", "not a positive duration"),
+            ("mcts:time=-infms", "not a positive duration"),
+            ("alphabeta:time=NaNs", "not a positive duration"),
+            ("alphabeta:time=nan", "not a positive duration"),
+            ("alphabeta:time=0s", "not a positive duration"),
+            ("alphabeta:time=5min", "not a duration"),
+        ] {
+            let e = PlayerSpec::parse(spec).unwrap_err().to_string();
+            assert!(e.contains(words), "{spec}: {e}");
+        }
+        // The largest time allowed is still accepted, in either unit.
+        assert_eq!(PlayerSpec::parse("alphabeta:time=60s").unwrap().budget.time, Some(Duration::from_secs(60)));
+        assert_eq!(PlayerSpec::parse("alphabeta:time=60000ms").unwrap().budget.time, Some(Duration::from_secs(60)));
     }
 }

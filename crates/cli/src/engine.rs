@@ -57,7 +57,7 @@ pub struct ArenaArgs {
     /// The variant.
     #[arg(long)]
     variant: Option<String>,
-    /// An option, as name=value (repeatable).
+    /// An option, as name=value (repeatable); NAME=@FILE reads a board or sheet file for a content option.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     options: Vec<String>,
     /// A player, one per seat (repeatable): the first is the one measured.
@@ -96,8 +96,13 @@ struct GameResult {
 pub fn arena(registry: &Registry, args: ArenaArgs) -> Result<()> {
     let entry = registry.get(&args.game)?;
     let factory = plateau_games::players(entry.info().name)?;
-    let options = Options::from_pairs(args.options.iter().map(String::as_str))?;
-    let probe = entry.new_match(&Setup { variant: args.variant.clone(), options: options.clone(), seed: args.seed })?;
+    let options = crate::options::parse(registry, Some(&args.game), &args.options)?;
+    let probe = crate::options::hinted(
+        entry.new_match(&Setup { variant: args.variant.clone(), options: options.clone(), seed: args.seed }),
+        registry,
+        Some(&args.game),
+        &options,
+    )?;
     let seats = probe.seats();
     if args.players.len() != seats {
         bail!("{} has {seats} seats here: give one --player for each", entry.info().name);

@@ -4,6 +4,7 @@
 //! of `plateau-core`; nothing here knows a game by name.
 
 mod engine;
+mod options;
 mod play;
 mod serve;
 
@@ -50,7 +51,7 @@ enum Command {
         /// The variant, for a bare move list without tags.
         #[arg(long)]
         variant: Option<String>,
-        /// Options (name=value), for a bare move list without tags.
+        /// Options (name=value), for a bare move list without tags; NAME=@FILE reads a board or sheet file.
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
         /// Print one JSON object instead.
@@ -77,7 +78,7 @@ pub struct GameArgs {
     /// The variant.
     #[arg(long)]
     pub variant: Option<String>,
-    /// An option, as name=value (repeatable).
+    /// An option, as name=value (repeatable); NAME=@FILE reads a board or sheet file for a content option.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
     /// The seed of the set-up (games with a random set-up).
@@ -134,11 +135,13 @@ fn run(cli: Cli) -> Result<()> {
         Command::Replay { file, game, variant, options, json } => {
             let text = read_input(&file)?;
             let mut record = Record::parse(&text).with_context(|| format!("reading {file}"))?;
-            for o in &options {
-                record.tags.push(("Option".into(), o.clone()));
+            let name = game.clone().or_else(|| record.tag("Game").map(str::to_string));
+            for (k, v) in options::parse(&registry, name.as_deref(), &options)?.iter() {
+                record.tags.push(("Option".into(), format!("{k}={v}")));
             }
-            let m =
-                registry.replay(&record, game.as_deref(), variant.as_deref()).map_err(|e| anyhow!("{file}: {e}"))?;
+            let replayed =
+                registry.replay(&record, game.as_deref(), variant.as_deref()).map_err(|e| anyhow!("{file}: {e}"));
+            let m = options::hinted(replayed, &registry, name.as_deref(), &record_options(&record))?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&summary(&*m))?);
             } else {
@@ -158,11 +161,11 @@ fn run(cli: Cli) -> Result<()> {
 impl GameArgs {
     /// The match these arguments describe.
     pub fn open(&self, registry: &Registry) -> Result<Box<dyn AnyMatch>> {
-        let options = Options::from_pairs(self.options.iter().map(String::as_str))?;
+        let options = options::parse(registry, Some(&self.game), &self.options)?;
         match &self.record {
             None => {
                 let setup = Setup { variant: self.variant.clone(), options, seed: self.seed.unwrap_or(0) };
-                Ok(registry.new_match(&self.game, &setup)?)
+                options::hinted(registry.new_match(&self.game, &setup), registry, Some(&self.game), &setup.options)
             }
             Some(file) => {
                 let text = read_input(file)?;
@@ -178,10 +181,22 @@ impl GameArgs {
                 if let Some(seed) = self.seed {
                     record.set_tag("Seed", seed.to_string());
                 }
-                registry.replay(&record, Some(&self.game), self.variant.as_deref()).map_err(|e| anyhow!("{file}: {e}"))
+                let replayed = registry
+                    .replay(&record, Some(&self.game), self.variant.as_deref())
+                    .map_err(|e| anyhow!("{file}: {e}"));
+                options::hinted(replayed, registry, Some(&self.game), &record_options(&record))
             }
         }
     }
+}
+
+/// The options a record's `Option` tags set (the later tag wins), for hints.
+fn record_options(record: &Record) -> Options {
+    let mut options = Options::new();
+    for (k, v) in record.tags_named("Option").filter_map(|p| Options::parse_pair(p).ok()) {
+        options.set(k, v);
+    }
+    options
 }
 
 /// Read a file, or standard input for `-`.

@@ -106,7 +106,165 @@ fn games_lists_variants_and_options() {
 fn bad_options_are_refused_clearly() {
     let out = plateau(&["perft", "abalone", "--option", "marbles-to-win=99", "1"], "");
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("out of range"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("option marbles-to-win: 99 must be from 1 to 14"));
     let out = plateau(&["perft", "abalone", "--variant", "hexagon", "1"], "");
     assert!(String::from_utf8_lossy(&out.stderr).contains("no variant"));
+}
+
+fn err(args: &[&str]) -> String {
+    let out = plateau(args, "");
+    assert!(!out.status.success(), "{args:?} should fail");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+/// The default Colorito layout as a board file, with comments.
+const STANDARD_FILE: &str = "\
+# Colorito, the default layout (rank 10 first)
+R10 R9  R8  R7  R6  R5  R4  R3  R2  R1   # red targets
+Y20 Y19 Y18 Y17 Y16 Y15 Y14 Y13 Y12 Y11
+
+R   Y   D   L   R   Y   D   L   R   Y
+D   L   R   Y   D   L   R   Y   D   L
+R   Y   D   L   R   Y   D   L   R   Y
+D   L   R   Y   D   L   R   Y   D   L
+R   Y   D   L   R   Y   D   L   R   Y
+D   L   R   Y   D   L   R   Y   D   L
+L11 L12 L13 L14 L15 L16 L17 L18 L19 L20
+D1  D2  D3  D4  D5  D6  D7  D8  D9  D10
+";
+
+/// The default layout with other colours in the middle ranks (a board whose
+/// moves differ), as a file and inline.
+const SHIFTED_FILE: &str = "\
+R10 R9  R8  R7  R6  R5  R4  R3  R2  R1
+Y20 Y19 Y18 Y17 Y16 Y15 Y14 Y13 Y12 Y11
+L   R   Y   D   L   R   Y   D   L   D
+Y   D   L   R   Y   D   L   R   Y   R
+L   R   Y   D   L   R   Y   D   L   D
+Y   D   L   R   Y   D   L   R   Y   R
+L   R   Y   D   L   R   Y   D   L   D
+Y   D   L   R   Y   D   L   R   Y   R
+L11 L12 L13 L14 L15 L16 L17 L18 L19 L20
+D1  D2  D3  D4  D5  D6  D7  D8  D9  D10
+";
+const SHIFTED_INLINE: &str = "R10 R9 R8 R7 R6 R5 R4 R3 R2 R1/Y20 Y19 Y18 Y17 Y16 Y15 Y14 Y13 Y12 Y11/\
+L R Y D L R Y D L D/Y D L R Y D L R Y R/L R Y D L R Y D L D/Y D L R Y D L R Y R/L R Y D L R Y D L D/\
+Y D L R Y D L R Y R/L11 L12 L13 L14 L15 L16 L17 L18 L19 L20/D1 D2 D3 D4 D5 D6 D7 D8 D9 D10";
+
+#[test]
+fn content_options_read_a_file_with_at() {
+    let dir = std::env::temp_dir().join(format!("plateau-cli-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let standard = dir.join("standard.board");
+    std::fs::write(&standard, STANDARD_FILE).unwrap();
+    let shifted = dir.join("shifted.board");
+    std::fs::write(&shifted, SHIFTED_FILE).unwrap();
+    let at = |p: &std::path::Path, name: &str| format!("{name}=@{}", p.display());
+
+    // The default layout from a file with comments: the same moves as the default.
+    let default_moves = ok(&["moves", "colorito"]);
+    assert_eq!(ok(&["moves", "colorito", "--option", &at(&standard, "board")]), default_moves);
+    // Another layout: the same moves as the same board typed inline, not the default's.
+    let shifted_moves = ok(&["moves", "colorito", "--option", &at(&shifted, "board")]);
+    assert_eq!(shifted_moves, ok(&["moves", "colorito", "--option", &format!("board={SHIFTED_INLINE}")]));
+    assert_ne!(shifted_moves, default_moves);
+    assert_eq!(
+        ok(&["perft", "colorito", "2", "--option", &at(&shifted, "board")]),
+        ok(&["perft", "colorito", "2", "--option", &format!("board={SHIFTED_INLINE}")])
+    );
+
+    // An Abraxas sheet file with four dots (d6, f6, d4, f4) and a comment.
+    let sheet = dir.join("mine.sheet");
+    std::fs::write(
+        &sheet,
+        "# four dots\n.........\n.........\n.........\n...o.o...\n.........\n...o.o...\n.........\n.........\n.........\n",
+    )
+    .unwrap();
+    let inline = "........./........./........./...o.o.../........./...o.o.../........./........./.........";
+    assert_eq!(
+        ok(&["perft", "abraxas", "2", "--option", &at(&sheet, "sheet")]),
+        ok(&["perft", "abraxas", "2", "--option", &format!("sheet={inline}")])
+    );
+
+    // The record of a game on a board from a file carries the board inline
+    // and replays without the file.
+    let save = dir.join("game.txt");
+    let out = plateau(
+        &[
+            "play",
+            "colorito",
+            "--option",
+            &at(&shifted, "board"),
+            "--seat",
+            "1=human",
+            "--seat",
+            "2=human",
+            "--save",
+            save.to_str().unwrap(),
+        ],
+        &format!("{}\nresign\n", shifted_moves.lines().next().unwrap()),
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rec = std::fs::read_to_string(&save).unwrap();
+    assert!(rec.contains(&format!("[Option \"board={SHIFTED_INLINE}\"]")), "{rec}");
+    std::fs::remove_file(&shifted).unwrap();
+    let back: serde_json::Value = serde_json::from_str(&ok(&["replay", save.to_str().unwrap(), "--json"])).unwrap();
+    assert_eq!(back["plies"], 1);
+    assert_eq!(back["options"]["board"], SHIFTED_INLINE);
+
+    // A bare move list with the board from a file.
+    let first = default_moves.lines().next().unwrap();
+    let out = plateau(&["replay", "-", "--game", "colorito", "--option", &at(&standard, "board"), "--json"], first);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    // The arena too.
+    let out = ok(&[
+        "arena",
+        "--game",
+        "colorito",
+        "--option",
+        &at(&standard, "board"),
+        "--option",
+        "max-moves=3",
+        "--player",
+        "random",
+        "--player",
+        "random",
+        "--games",
+        "2",
+    ]);
+    assert!(!out.is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn option_files_must_be_small_regular_files() {
+    let dir = std::env::temp_dir().join(format!("plateau-cli-badfiles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A device never ends: refused before reading.
+    let e = err(&["moves", "colorito", "--option", "board=@/dev/zero"]);
+    assert!(e.contains("option board: /dev/zero is not a regular file"), "{e}");
+    let e = err(&["moves", "colorito", "--option", &format!("board=@{}", dir.display())]);
+    assert!(e.contains("is not a regular file"), "{e}");
+    let e = err(&["moves", "abraxas", "--option", "sheet=@/dev/zero"]);
+    assert!(e.contains("option sheet: /dev/zero is not a regular file"), "{e}");
+    // Too large.
+    let big = dir.join("big.board");
+    std::fs::write(&big, "#".repeat(64 * 1024 + 1)).unwrap();
+    let e = err(&["moves", "colorito", "--option", &format!("board=@{}", big.display())]);
+    assert!(e.contains("larger than 65536 bytes"), "{e}");
+    // Missing.
+    let e = err(&["moves", "colorito", "--option", "board=@/nonexistent/x.board"]);
+    assert!(e.contains("option board: reading /nonexistent/x.board"), "{e}");
+    // A path without @ is not read; the error says how to read it.
+    let standard = dir.join("standard.board");
+    std::fs::write(&standard, STANDARD_FILE).unwrap();
+    let p = standard.to_str().unwrap();
+    let e = err(&["moves", "colorito", "--option", &format!("board={p}")]);
+    assert!(e.contains("is neither standard nor an inline board"), "{e}");
+    assert!(e.contains(&format!("write --option board=@{p}")), "{e}");
+    // @ means a file only for content options.
+    let e = err(&["moves", "colorito", "--option", "first=@red"]);
+    assert!(e.contains("\"@red\" is not one of"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
 }

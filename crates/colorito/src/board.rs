@@ -343,13 +343,57 @@ impl Board {
         out
     }
 
-    /// Read and check a board file.
+    /// The board in the inline form (one line, the ranks separated by `/`),
+    /// which parses back to the same board.
+    pub fn to_inline(&self) -> String {
+        self.to_text().lines().map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).collect::<Vec<_>>().join("/")
+    }
+
+    /// Whether `text` is meant as an inline board: one line with a `/`, made
+    /// only of what a board is written with (colour letters, digits, white
+    /// space, `/`), or with the 9 `/` of ten ranks (so that a mistyped cell
+    /// gets a precise error). A file path such as `/etc/passwd` is not.
+    pub fn looks_inline(text: &str) -> bool {
+        !text.contains('\n')
+            && text.contains('/')
+            && (text
+                .chars()
+                .all(|c| c == '/' || c.is_whitespace() || c.is_ascii_digit() || Colour::from_letter(c).is_some())
+                || text.matches('/').count() == SIZE - 1)
+    }
+
+    /// The board an option value names: empty, `standard` or `default` for
+    /// the default layout, or an inline board (see [`Board::parse`]). Never
+    /// reads a file: the error for a file path says only that the value is
+    /// neither, echoing at most its first 60 characters.
+    pub fn from_option(value: &str) -> Result<Board, String> {
+        let v = value.trim();
+        if v.is_empty() || v.eq_ignore_ascii_case("default") || v.eq_ignore_ascii_case("standard") {
+            return Ok(Board::standard());
+        }
+        if Board::looks_inline(v) {
+            return Board::parse(v).map_err(|e| format!("not a valid inline board: {e}"));
+        }
+        let shown: String = v.chars().take(60).collect();
+        let more = if v.chars().count() > 60 { "…" } else { "" };
+        Err(format!(
+            "{shown:?}{more} is neither standard nor an inline board (the ten ranks, rank 10 first, \
+             separated by /, each of ten cells like R10 or D); a board file is read only by the command line \
+             (board=@FILE)"
+        ))
+    }
+
+    /// Read and check a board file, or an inline board.
     ///
     /// The format: one line per rank, rank 10 first and rank 1 last, each with
     /// the 10 cells from file a to j separated by white space. A cell is a
     /// colour letter (`R` red, `Y` yellow, `D` dark blue, `L` light blue, either
     /// case) followed by the number it carries, if any (`R10`, `d3`, `Y`). Blank
     /// lines and text after `#` are ignored.
+    ///
+    /// The inline form (the value of option `board`) is the same on one line:
+    /// the ranks separated by `/`, no comments (`L11 L12 … L20/Y11 … Y20/…`);
+    /// its "lines" in errors are counted between the `/`.
     ///
     /// The checks: 10 ranks of 10 cells; numbers 1–10 only on red and dark-blue
     /// cells and 11–20 only on yellow and light-blue cells; every number once in
@@ -358,8 +402,13 @@ impl Board {
     /// of its own colour with its number). Errors name the line and the cell.
     pub fn parse(text: &str) -> Result<Board, BoardError> {
         let err = |line: Option<usize>, cell: Option<Cell>, message: String| BoardError { line, cell, message };
+        let inline = !text.contains('\n') && text.contains('/');
+        if inline && text.contains('#') {
+            return Err(err(None, None, "an inline board has no comments (#)".to_string()));
+        }
+        let lines: Vec<&str> = if inline { text.split('/').collect() } else { text.lines().collect() };
         let mut rows: Vec<(usize, Vec<&str>)> = Vec::new();
-        for (i, raw) in text.lines().enumerate() {
+        for (i, raw) in lines.into_iter().enumerate() {
             let line = raw.split('#').next().unwrap_or("");
             let tokens: Vec<&str> = line.split_whitespace().collect();
             if tokens.is_empty() {

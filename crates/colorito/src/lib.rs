@@ -6,9 +6,12 @@
 //!
 //! The specification is `rules/colorito.md`. Red (seat 0) has red pieces 1–10
 //! and yellow 11–20; Blue (seat 1) dark-blue 1–10 and light-blue 11–20. The
-//! board is **data**: [`Board`] reads a board file (the default one,
-//! `boards/standard.board`, is embedded; option `board=PATH` reads another)
-//! and checks it, naming the line and cell of any problem. Each piece starts on
+//! board is **data**: [`Board`] reads a board file's text (the default one,
+//! `boards/standard.board`, is embedded) and checks it, naming the line and
+//! cell of any problem. Option `board` takes `standard` or an inline board,
+//! the ten ranks on one line separated by `/` ([`Board::to_inline`]), so that
+//! a record carries it; the crate never reads a file (the command line reads
+//! one for `--option board=@FILE`). Each piece starts on
 //! the cell of the opponent's colours with its number and must reach the cell
 //! of its own colour with its number. A cell *welcomes* a piece if it has the
 //! piece's colour or carries its number.
@@ -27,8 +30,9 @@
 //! pass counts as a move. Option `max-moves` (per player, default 300) ends
 //! the game as a draw. The loser's score is minus the fewest moves it still
 //! needs with the winner's pieces fixed ([`ColoritoState::score`], [`Score`]),
-//! computed exactly by IDA* within a node budget (option `score-nodes`), or
-//! else a proven lower bound marked as such.
+//! computed exactly by IDA* within a node budget (option `score-nodes`,
+//! default 750,000, also the most a server's client may set:
+//! [`MAX_SERVER_SCORE_NODES`]), or else a proven lower bound marked as such.
 //!
 //! Variants: `standard`; `just-colours` (numbers ignored: a cell welcomes by
 //! colour only, and a piece is home on any cell of its colour in its target
@@ -120,8 +124,20 @@ pub use state::{ColoritoState, ColoritoUndo, ColoritoView, Move, PerSide, Positi
 
 use rules::Rules;
 
-/// The default node budget of the score search.
-pub const DEFAULT_SCORE_NODES: u64 = 2_000_000;
+/// The default node budget of the score search (option `score-nodes`): the
+/// same as [`MAX_SERVER_SCORE_NODES`], so that a game with the default
+/// options is one a server accepts.
+pub const DEFAULT_SCORE_NODES: u64 = MAX_SERVER_SCORE_NODES;
+
+/// The largest node budget of the score search a server's client may set
+/// (option `score-nodes`; see [`plateau_core::GameInfo::check_untrusted`]).
+///
+/// Measured with `cargo run --release -p plateau-colorito --example
+/// score-speed` on positions where the search runs out of budget: 2.3 to 2.8
+/// seconds per million nodes on the development machine (2 cores, x86-64,
+/// idle), linear in the budget, at most 16 MiB of table. 750,000 nodes is
+/// then at most about 2 seconds at the end of a game (the result is cached).
+pub const MAX_SERVER_SCORE_NODES: u64 = 750_000;
 
 static INFO: GameInfo = GameInfo {
     name: "colorito",
@@ -155,36 +171,42 @@ static INFO: GameInfo = GameInfo {
             help: "Who moves first.",
             kind: OptionKind::Choice(&["red", "blue"]),
             default: "red",
+            untrusted_max: None,
         },
         OptionSpec {
             name: "just-colours",
             help: "Ignore numbers: welcome by colour only; home is any cell of the piece's colour in its target rank.",
             kind: OptionKind::Bool,
             default: "false",
+            untrusted_max: None,
         },
         OptionSpec {
             name: "strict",
             help: "In a step-then-jump move, the step must land on a cell that welcomes the piece.",
             kind: OptionKind::Bool,
             default: "false",
+            untrusted_max: None,
         },
         OptionSpec {
             name: "max-moves",
             help: "Moves per player after which the game is a draw.",
             kind: OptionKind::Int { min: 1, max: 10_000 },
             default: "300",
+            untrusted_max: None,
         },
         OptionSpec {
             name: "board",
-            help: "A board file to use instead of the default layout (empty: the default).",
-            kind: OptionKind::Text,
+            help: "The board layout: standard (the default), or an inline board: the ten ranks, rank 10 first, separated by /, each of ten cells like R10 or D.",
+            kind: OptionKind::Content,
             default: "",
+            untrusted_max: None,
         },
         OptionSpec {
             name: "score-nodes",
             help: "Positions the loser's score search may expand before it reports a lower bound.",
             kind: OptionKind::Int { min: 0, max: 1_000_000_000_000 },
-            default: "2000000",
+            default: "750000",
+            untrusted_max: Some(MAX_SERVER_SCORE_NODES as i64),
         },
     ],
 };
@@ -234,20 +256,13 @@ impl Game for Colorito {
     const INFO: &'static GameInfo = &INFO;
 
     fn configure(settings: &Settings) -> Result<Self, ConfigError> {
-        let path = settings.text("board");
-        let board = if path.is_empty() || path.eq_ignore_ascii_case("default") || path.eq_ignore_ascii_case("standard")
-        {
-            Board::standard()
-        } else {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| ConfigError::new(format!("board file {path}: cannot read it: {e}")))?;
-            Board::parse(&text).map_err(|e| ConfigError::new(format!("board file {path}: {e}")))?
-        };
+        let board =
+            Board::from_option(settings.text("board")).map_err(|e| ConfigError::new(format!("option board: {e}")))?;
         let first = if settings.text("first") == "blue" { Side::Blue } else { Side::Red };
-        let max_moves =
-            u16::try_from(settings.int("max-moves")).map_err(|_| ConfigError::new("option max-moves: out of range"))?;
+        let max_moves = u16::try_from(settings.int("max-moves"))
+            .map_err(|_| ConfigError::new("option max-moves: must be from 1 to 10000"))?;
         let score_nodes = u64::try_from(settings.int("score-nodes"))
-            .map_err(|_| ConfigError::new("option score-nodes: out of range"))?;
+            .map_err(|_| ConfigError::new("option score-nodes: must not be negative"))?;
         let rules =
             Rules::new(board, settings.bool("just-colours"), settings.bool("strict"), first, max_moves, score_nodes)
                 .map_err(ConfigError::new)?;

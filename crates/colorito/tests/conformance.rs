@@ -60,9 +60,8 @@ D1  D2  D3  D4  D5  D6  D7  D8  D9  D10
 
 #[test]
 fn conformance_finished_games_on_a_swap_board() {
-    let path = std::env::temp_dir().join(format!("colorito-swap-{}.board", std::process::id()));
-    std::fs::write(&path, SWAP_BOARD).unwrap();
-    let p = path.to_str().unwrap();
+    let board = plateau_core::options::inline_content(SWAP_BOARD);
+    let p = board.as_str();
     for (variant, extra) in
         [("standard", None), ("just-colours", None), ("strict", None), ("standard", Some(("first", "blue")))]
     {
@@ -70,5 +69,4 @@ fn conformance_finished_games_on_a_swap_board() {
         opts.extend(extra);
         run(60, variant, &opts);
     }
-    let _ = std::fs::remove_file(&path);
 }

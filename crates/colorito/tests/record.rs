@@ -21,11 +21,12 @@ D1  D2  D3  D4  D5  D6  D7  D8  D9  D10
 
 #[test]
 fn records_and_views_of_finished_games_carry_the_result_fields() {
-    let path = std::env::temp_dir().join(format!("colorito-record-{}.board", std::process::id()));
-    std::fs::write(&path, SWAP_BOARD).unwrap();
     let registry = Registry::new().with(entry::<Colorito>());
     let mut options = Options::new();
-    options.set("board", path.to_str().unwrap()).set("max-moves", "80").set("score-nodes", "50000");
+    options
+        .set("board", plateau_core::options::inline_content(SWAP_BOARD))
+        .set("max-moves", "80")
+        .set("score-nodes", "50000");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
     let (mut won, mut drawn) = (0, 0);
     for seed in 0..40 {
@@ -71,7 +72,6 @@ fn records_and_views_of_finished_games_carry_the_result_fields() {
             eprintln!("{text}");
         }
     }
-    let _ = std::fs::remove_file(&path);
     eprintln!("{won} won, {drawn} drawn");
     assert!(won > 0);
 }

@@ -579,6 +579,35 @@ fn options_are_checked() {
     assert!(Colorito::new("nope", &[]).is_err());
     let e = Colorito::new("standard", &[("board", "/nonexistent/colorito.board")]).unwrap_err();
     assert!(e.to_string().contains("/nonexistent/colorito.board"), "{e}");
+    let e = Colorito::new("standard", &[("max-moves", "10001")]).unwrap_err().to_string();
+    assert_eq!(e, "option max-moves: 10001 must be from 1 to 10000");
+}
+
+/// The score search's budget is capped for a server's clients; every variant
+/// with the default options is within the cap.
+#[test]
+fn score_nodes_is_capped_for_untrusted_clients() {
+    use plateau_core::{Options, Setup};
+    let info = <Colorito as Game>::INFO;
+    let setup = |variant: &str, nodes: Option<&str>| {
+        let mut options = Options::new();
+        if let Some(n) = nodes {
+            options.set("score-nodes", n);
+        }
+        Setup { variant: Some(variant.to_string()), options, seed: 0 }
+    };
+    for v in info.variants {
+        assert_eq!(info.check_untrusted(&setup(v.name, None)), Ok(()), "{}", v.name);
+    }
+    assert_eq!(info.check_untrusted(&setup("standard", Some("750000"))), Ok(()));
+    assert_eq!(info.check_untrusted(&setup("standard", Some("0"))), Ok(()));
+    let e = info.check_untrusted(&setup("strict", Some("750001"))).unwrap_err().to_string();
+    assert_eq!(e, "option score-nodes: at most 750000 on a server");
+    let e = info.check_untrusted(&setup("standard", Some("1000000000000"))).unwrap_err().to_string();
+    assert_eq!(e, "option score-nodes: at most 750000 on a server");
+    // The command line (trusted) keeps the whole range.
+    assert!(Colorito::new("standard", &[("score-nodes", "1000000000000")]).is_ok());
+    assert_eq!(info.option("score-nodes").unwrap().default, "750000");
 }
 
 // ---------------------------------------------------------------- positions

@@ -30,8 +30,35 @@ pub enum OptionKind {
     Bool,
     /// One of these words.
     Choice(&'static [&'static str]),
-    /// Free text (a file path, a position). At most 4096 characters.
+    /// Free text (a position, a list of colours). At most 4096 characters.
     Text,
+    /// Content such as a board layout: a built-in name (`standard`), or the
+    /// content itself given inline, on one line. At most 4096 characters.
+    ///
+    /// Games never read files. A tool may read the content from a file for the
+    /// user (the command line's `--option NAME=@FILE`): it turns the file's
+    /// text into the inline form with [`inline_content`], which every game
+    /// with such an option accepts. One line, so that a record's `Option` tag
+    /// carries it and replays exactly.
+    Content,
+}
+
+/// The inline form of multi-line content (the text of a file given for an
+/// [`OptionKind::Content`] option): `#` starts a comment that runs to the end
+/// of its line, runs of white space become one space, lines are trimmed,
+/// blank lines dropped, and the lines are joined by `/`.
+///
+/// ```
+/// use plateau_core::options::inline_content;
+/// assert_eq!(inline_content("# a board\nR1  R2 # first\n\n  D  L\n"), "R1 R2/D L");
+/// ```
+pub fn inline_content(text: &str) -> String {
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines.join("/")
 }
 
 /// One option of a game.
@@ -45,6 +72,11 @@ pub struct OptionSpec {
     pub kind: OptionKind,
     /// Its default value, in the same text form as user input.
     pub default: &'static str,
+    /// For an integer option that is a work budget (positions a search may
+    /// expand): the largest value an untrusted client, such as a player of a
+    /// server, may set. `None`: the whole range of the kind is allowed. See
+    /// [`GameInfo::check_untrusted`].
+    pub untrusted_max: Option<i64>,
 }
 
 /// A named preset of option values.
@@ -148,7 +180,9 @@ pub struct Settings {
     values: BTreeMap<&'static str, String>,
 }
 
-const MAX_TEXT: usize = 4096;
+/// The longest value of a [`OptionKind::Text`] or [`OptionKind::Content`]
+/// option, in characters.
+pub const MAX_TEXT: usize = 4096;
 
 impl GameInfo {
     /// The default variant's name.
@@ -199,6 +233,32 @@ impl GameInfo {
         }
         Ok(Settings { variant: variant.name, values })
     }
+
+    /// Check a set-up from an untrusted client (a player of a server): the
+    /// variant and options must resolve, and every option with an
+    /// [`OptionSpec::untrusted_max`] must be at most that value (whether the
+    /// client, the variant or the default set it). A server calls it before
+    /// [`Registry::new_match`](crate::Registry::new_match) and refuses the
+    /// set-up with the error's message.
+    pub fn check_untrusted(&self, setup: &Setup) -> Result<(), ConfigError> {
+        let settings = self.resolve(setup.variant.as_deref(), &setup.options)?;
+        for spec in self.options {
+            let Some(cap) = spec.untrusted_max else { continue };
+            let value = settings.text(spec.name);
+            if let Ok(n) = value.parse::<i64>()
+                && n > cap
+            {
+                return Err(ConfigError::new(format!("option {}: at most {cap} on a server", spec.name)));
+            }
+        }
+        Ok(())
+    }
+
+    /// The names of the options whose values are [`OptionKind::Content`]: the
+    /// ones a tool may read from a file for the user.
+    pub fn content_options(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.options.iter().filter(|o| o.kind == OptionKind::Content).map(|o| o.name)
+    }
 }
 
 impl OptionSpec {
@@ -210,7 +270,7 @@ impl OptionSpec {
             OptionKind::Int { min, max } => {
                 let n: i64 = value.parse().map_err(|_| bad(format!("{value:?} is not a whole number")))?;
                 if n < min || n > max {
-                    return Err(bad(format!("{n} is out of range {min}..={max}")));
+                    return Err(bad(format!("{n} must be from {min} to {max}")));
                 }
                 Ok(n.to_string())
             }
@@ -220,7 +280,7 @@ impl OptionSpec {
                 }
                 let n: i64 = value.parse().map_err(|_| bad(format!("{value:?} is neither a whole number nor none")))?;
                 if n < min || n > max {
-                    return Err(bad(format!("{n} is out of range {min}..={max}")));
+                    return Err(bad(format!("{n} must be from {min} to {max}, or none")));
                 }
                 Ok(n.to_string())
             }
@@ -240,6 +300,17 @@ impl OptionSpec {
                 }
                 Ok(value.to_string())
             }
+            OptionKind::Content => {
+                if value.chars().count() > MAX_TEXT {
+                    return Err(bad(format!("value longer than {MAX_TEXT} characters")));
+                }
+                if value.chars().any(char::is_control) {
+                    return Err(bad(
+                        "the value must be one line (inline content separates its lines with /)".to_string()
+                    ));
+                }
+                Ok(value.to_string())
+            }
         }
     }
 
@@ -251,6 +322,7 @@ impl OptionSpec {
             OptionKind::Bool => "true|false".to_string(),
             OptionKind::Choice(words) => words.join("|"),
             OptionKind::Text => "text".to_string(),
+            OptionKind::Content => "name|inline (@FILE on the command line)".to_string(),
         }
     }
 }
@@ -307,5 +379,114 @@ impl fmt::Display for Options {
             write!(f, "{k}={v}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static INFO: GameInfo = GameInfo {
+        name: "test",
+        title: "Test",
+        summary: "A game for the option model's tests.",
+        min_seats: 2,
+        max_seats: 2,
+        hidden: false,
+        uses_seed: false,
+        has_draws: false,
+        variants: &[
+            VariantSpec { name: "plain", help: "", options: &[] },
+            VariantSpec { name: "deep", help: "", options: &[("budget", "900")] },
+        ],
+        options: &[
+            OptionSpec {
+                name: "budget",
+                help: "a work budget",
+                kind: OptionKind::Int { min: 0, max: 1_000_000 },
+                default: "100",
+                untrusted_max: Some(500),
+            },
+            OptionSpec {
+                name: "limit",
+                help: "an optional work budget",
+                kind: OptionKind::OptionalInt { min: 1, max: 1_000 },
+                default: "none",
+                untrusted_max: Some(50),
+            },
+            OptionSpec {
+                name: "size",
+                help: "not a budget",
+                kind: OptionKind::Int { min: 1, max: 12 },
+                default: "6",
+                untrusted_max: None,
+            },
+            OptionSpec {
+                name: "layout",
+                help: "a layout",
+                kind: OptionKind::Content,
+                default: "standard",
+                untrusted_max: None,
+            },
+        ],
+    };
+
+    fn setup(variant: Option<&str>, pairs: &[&str]) -> Setup {
+        Setup {
+            variant: variant.map(str::to_string),
+            options: Options::from_pairs(pairs.iter().copied()).unwrap(),
+            seed: 0,
+        }
+    }
+
+    #[test]
+    fn untrusted_caps_are_checked_on_every_source_of_a_value() {
+        assert_eq!(INFO.check_untrusted(&setup(None, &[])), Ok(()));
+        assert_eq!(INFO.check_untrusted(&setup(None, &["budget=500", "limit=50", "size=12"])), Ok(()));
+        assert_eq!(
+            INFO.check_untrusted(&setup(None, &["budget=501"])),
+            Err(ConfigError::new("option budget: at most 500 on a server"))
+        );
+        assert_eq!(
+            INFO.check_untrusted(&setup(None, &["limit=51"])),
+            Err(ConfigError::new("option limit: at most 50 on a server"))
+        );
+        // The variant's preset counts too; a user value below the cap fixes it.
+        assert_eq!(
+            INFO.check_untrusted(&setup(Some("deep"), &[])),
+            Err(ConfigError::new("option budget: at most 500 on a server"))
+        );
+        assert_eq!(INFO.check_untrusted(&setup(Some("deep"), &["budget=20"])), Ok(()));
+        // Invalid set-ups are refused as by resolve.
+        assert!(INFO.check_untrusted(&setup(None, &["size=13"])).is_err());
+        assert!(INFO.check_untrusted(&setup(Some("nope"), &[])).is_err());
+        // Trusted resolution keeps the whole range.
+        assert!(INFO.resolve(None, &setup(None, &["budget=1000000"]).options).is_ok());
+    }
+
+    #[test]
+    fn range_errors_are_in_words() {
+        let e = INFO.resolve(None, &setup(None, &["size=13"]).options).unwrap_err().to_string();
+        assert_eq!(e, "option size: 13 must be from 1 to 12");
+        let e = INFO.resolve(None, &setup(None, &["limit=0"]).options).unwrap_err().to_string();
+        assert_eq!(e, "option limit: 0 must be from 1 to 1000, or none");
+    }
+
+    #[test]
+    fn content_is_one_bounded_line() {
+        let spec = INFO.option("layout").unwrap();
+        assert_eq!(spec.normalize(" R1 R2/D L ").unwrap(), "R1 R2/D L");
+        let e = spec.normalize("R1 R2\nD L").unwrap_err().to_string();
+        assert!(e.contains("one line"), "{e}");
+        assert!(spec.normalize(&"x".repeat(4096)).is_ok());
+        assert!(spec.normalize(&"x".repeat(4097)).is_err());
+        assert_eq!(INFO.content_options().collect::<Vec<_>>(), ["layout"]);
+    }
+
+    #[test]
+    fn file_text_becomes_one_line() {
+        assert_eq!(inline_content("# head\n\n a  b # c\n\t\nd/e\n#\n"), "a b/d/e");
+        assert_eq!(inline_content(""), "");
+        assert_eq!(inline_content("x\r\ny\r\n"), "x/y");
     }
 }

@@ -48,24 +48,28 @@ const OPTIONS: &[OptionSpec] = &[
         help: "the number of players (2, 3 or 4); colours in play = players + 2",
         kind: OptionKind::Int { min: 2, max: 4 },
         default: "2",
+        untrusted_max: None,
     },
     OptionSpec {
         name: "deal",
         help: "random: pieces shuffled and dealt (2-4 players); even: the same pieces for each (2-3 players)",
         kind: OptionKind::Choice(&["random", "even"]),
         default: "random",
+        untrusted_max: None,
     },
     OptionSpec {
         name: "colours",
         help: "the colours in play as letters of R O Y G B V (e.g. RYBV), players + 2 of them; auto = the first ones",
         kind: OptionKind::Text,
         default: "auto",
+        untrusted_max: None,
     },
     OptionSpec {
         name: "golden-rule",
         help: "a player may not play on the location where the previous piece was placed",
         kind: OptionKind::Bool,
         default: "false",
+        untrusted_max: None,
     },
 ];
 

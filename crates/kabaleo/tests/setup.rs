@@ -45,8 +45,8 @@ fn colours_in_play_are_players_plus_two() {
             assert_eq!((0..s.locations()).filter(|&l| s.base(l) == c).count(), 4, "4 bases of {c}");
         }
     }
-    assert!(configure(None, &["players=1"]).unwrap_err().contains("out of range"));
-    assert!(configure(None, &["players=5"]).unwrap_err().contains("out of range"));
+    assert!(configure(None, &["players=1"]).unwrap_err().contains("must be from 2 to 4"));
+    assert!(configure(None, &["players=5"]).unwrap_err().contains("must be from 2 to 4"));
 }
 
 #[test]
