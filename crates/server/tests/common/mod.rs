@@ -48,10 +48,16 @@ pub async fn start_with(limits: Limits) -> TestServer {
 }
 
 pub async fn start_in(dir: PathBuf, limits: Limits) -> TestServer {
+    start_threads(dir, limits, 2).await
+}
+
+/// A server with `ai_threads` threads for computer players (and the one for
+/// quick players).
+pub async fn start_threads(dir: PathBuf, limits: Limits, ai_threads: usize) -> TestServer {
     let config = Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         db: format!("sqlite://{}", dir.join("plateau.sqlite").display()),
-        ai_threads: 2,
+        ai_threads,
         limits,
         ..Default::default()
     };
