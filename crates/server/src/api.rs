@@ -267,11 +267,14 @@ pub(crate) async fn action(
     Ok(Json(json!({ "ok": true, "version": version })))
 }
 
-fn option_kind_json(k: plateau_core::OptionKind) -> Value {
+/// An option's values as this server accepts them: an integer's `max` is
+/// the game's cap for untrusted clients when it has one (work budgets).
+fn option_kind_json(o: &plateau_core::OptionSpec) -> Value {
     use plateau_core::OptionKind as K;
-    match k {
-        K::Int { min, max } => json!({ "type": "int", "min": min, "max": max }),
-        K::OptionalInt { min, max } => json!({ "type": "optional_int", "min": min, "max": max }),
+    let cap = |max: i64| o.untrusted_max.map_or(max, |c| c.min(max));
+    match o.kind {
+        K::Int { min, max } => json!({ "type": "int", "min": min, "max": cap(max) }),
+        K::OptionalInt { min, max } => json!({ "type": "optional_int", "min": min, "max": cap(max) }),
         K::Bool => json!({ "type": "bool" }),
         K::Choice(words) => json!({ "type": "choice", "values": words }),
         K::Text => json!({ "type": "text" }),
@@ -304,7 +307,7 @@ pub(crate) async fn catalog(State(st): State<AppState>) -> Json<Value> {
                     "options": i.options.iter().map(|o| json!({
                         "name": o.name,
                         "help": o.help,
-                        "kind": option_kind_json(o.kind),
+                        "kind": option_kind_json(o),
                         "default": o.default,
                     })).collect::<Vec<_>>(),
                     "levels": levels,

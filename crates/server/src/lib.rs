@@ -122,6 +122,10 @@ pub enum StartError {
     /// The database could not be opened or migrated.
     #[error("database: {0}")]
     Store(#[from] store::StoreError),
+    /// The operating system's random generator failed: no safe token or
+    /// deal can be made, and the server does not fall back to anything weaker.
+    #[error("{0}")]
+    Random(#[from] ids::RandomError),
     /// The address could not be bound.
     #[error("listening on {addr}: {error}")]
     Bind {
@@ -191,6 +195,7 @@ async fn shutdown_signal() {
 
 /// Open the database, resume the games with computer seats, and listen.
 pub async fn start(config: Config) -> Result<Server, StartError> {
+    ids::check_random()?;
     let store = store::open(&config.db, config.durability).await?;
     let writer = store::Writer::spawn(store.clone());
     let pool = pool::AiPool::new(config.ai_threads);

@@ -606,6 +606,7 @@ pub(crate) fn new_match_checked(
     setup: &Setup,
 ) -> Result<Box<dyn plateau_core::AnyMatch>, ApiError> {
     let bad = |m: String| ApiError::bad_request("bad_setup", m);
+    entry.info().check_untrusted(setup).map_err(|e| bad(e.to_string()))?;
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| entry.new_match(setup)))
         .map_err(|_| ApiError::internal("the rules engine failed on these options"))?
         .map_err(|e| bad(e.to_string()))

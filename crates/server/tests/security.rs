@@ -253,3 +253,25 @@ async fn names_are_honest_everywhere() {
     let (_, v) = post(s.addr, &format!("/api/games/{id}/join"), None, json!({ "name": "Zoe\u{308}" })).await;
     assert_eq!(v["state"]["seats"][1]["player"], "Zo\u{EB}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn work_budgets_in_options_have_a_cap_on_the_server() {
+    let s = start().await;
+    // Colorito's loser's score search: 10^12 nodes is refused (it would
+    // search for hours); the cap is accepted, and the catalogue says it.
+    let (_, cat) = get(s.addr, "/api/catalog", None).await;
+    let colorito = cat["games"].as_array().unwrap().iter().find(|g| g["name"] == "colorito").unwrap();
+    let opt = colorito["options"].as_array().unwrap().iter().find(|o| o["name"] == "score-nodes").unwrap();
+    let cap = opt["kind"]["max"].as_i64().unwrap();
+    assert!(cap < 1_000_000_000_000 && cap >= 1, "{opt}");
+    for path in ["/api/setup", "/api/games"] {
+        for nodes in [json!(1_000_000_000_000u64), json!(cap + 1), json!((cap + 1).to_string())] {
+            let (st, v) =
+                post(s.addr, path, None, json!({ "game": "colorito", "options": { "score-nodes": nodes } })).await;
+            assert_eq!((st, v["code"].as_str()), (400, Some("bad_setup")), "{path} {nodes}: {v}");
+            assert!(v["message"].as_str().unwrap().contains("score-nodes"), "{v}");
+        }
+        let (st, v) = post(s.addr, path, None, json!({ "game": "colorito", "options": { "score-nodes": cap } })).await;
+        assert!(st == 200 || st == 201, "{path}: {v}");
+    }
+}
