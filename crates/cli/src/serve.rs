@@ -48,6 +48,9 @@ pub struct ServeArgs {
     /// Apply --max-conns-per-ip to loopback addresses too (by default the load tool and a local reverse proxy are not capped per address).
     #[arg(long)]
     pub limit_loopback: bool,
+    /// Behind a reverse proxy on this machine: a request from a loopback address is from the client the last X-Forwarded-For address names (limits per client are keyed by it).
+    #[arg(long)]
+    pub behind_proxy: bool,
 }
 
 /// `plateau loadtest`.
@@ -110,6 +113,7 @@ pub fn serve(args: ServeArgs) -> Result<()> {
         limit_loopback: args.limit_loopback,
         ..Default::default()
     };
+    config.limits.behind_proxy = args.behind_proxy;
     config.durability = match args.sync {
         SyncArg::Full => plateau_server::Durability::Full,
         SyncArg::Normal => plateau_server::Durability::Normal,

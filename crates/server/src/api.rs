@@ -4,13 +4,13 @@ use axum::Extension;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 
 use crate::AppState;
 use crate::error::ApiError;
@@ -53,16 +53,16 @@ fn bearer(headers: &HeaderMap) -> ApiResult<Option<String>> {
     Ok(Some(token.to_string()))
 }
 
-/// The client's address (the loopback address when the router is used
-/// without connection information, as in unit tests).
-fn client_ip(info: Option<Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
-    info.map_or(IpAddr::from([127, 0, 0, 1]), |Extension(ConnectInfo(a))| a.ip())
+/// The client's address (see [`crate::ClientIp`]; the loopback address when
+/// the router is used without connection information).
+fn client_ip(info: Option<Extension<crate::ClientIp>>) -> IpAddr {
+    info.map_or(IpAddr::from([127, 0, 0, 1]), |Extension(crate::ClientIp(a))| a)
 }
 
 /// `POST /api/games`: create a game.
 pub(crate) async fn create(
     State(st): State<AppState>,
-    info: Option<Extension<ConnectInfo<SocketAddr>>>,
+    info: Option<Extension<crate::ClientIp>>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: CreateRequest = parse_json(body)?;

@@ -260,11 +260,41 @@ pub fn router(state: AppState, ui: Option<Router>) -> Router {
         .layer(middleware::from_fn(json_errors))
 }
 
-async fn rate_limit(axum::extract::State(st): axum::extract::State<AppState>, req: Request, next: Next) -> Response {
-    if let Some(ConnectInfo(addr)) = req.extensions().get::<ConnectInfo<SocketAddr>>()
-        && !st.0.http_allowed(addr.ip())
-    {
-        return ApiError::rate_limited().into_response();
+/// The address of the client a request comes from: the peer's, or, when the
+/// server is told it is behind a reverse proxy on this machine
+/// ([`Limits::behind_proxy`]) and the peer is a loopback address, the last
+/// address of `X-Forwarded-For` (the one the proxy saw). Limits per client
+/// (requests per second, computer games) are keyed by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientIp(pub std::net::IpAddr);
+
+fn client_ip(limits: &Limits, req: &Request) -> Option<std::net::IpAddr> {
+    let ConnectInfo(peer) = req.extensions().get::<ConnectInfo<SocketAddr>>()?;
+    let peer = peer.ip();
+    if !(limits.behind_proxy && peer.is_loopback()) {
+        return Some(peer);
+    }
+    let forwarded = req
+        .headers()
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .last()
+        .and_then(|a| a.trim().parse().ok());
+    Some(forwarded.unwrap_or(peer))
+}
+
+async fn rate_limit(
+    axum::extract::State(st): axum::extract::State<AppState>,
+    mut req: Request,
+    next: Next,
+) -> Response {
+    if let Some(ip) = client_ip(&st.0.limits, &req) {
+        if !st.0.http_allowed(ip) {
+            return ApiError::rate_limited().into_response();
+        }
+        req.extensions_mut().insert(ClientIp(ip));
     }
     next.run(req).await
 }

@@ -62,6 +62,10 @@ pub struct Limits {
     pub computer_games_per_client: usize,
     /// Of those, games between computers only.
     pub computer_only_games_per_client: usize,
+    /// The server is behind a reverse proxy on this machine: a request from
+    /// a loopback address is from the client the last `X-Forwarded-For`
+    /// address names (for the limits per client).
+    pub behind_proxy: bool,
 }
 
 impl Default for Limits {
@@ -85,6 +89,7 @@ impl Default for Limits {
             sockets_per_seat: 8,
             computer_games_per_client: 6,
             computer_only_games_per_client: 2,
+            behind_proxy: false,
         }
     }
 }

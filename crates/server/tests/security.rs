@@ -275,3 +275,38 @@ async fn work_budgets_in_options_have_a_cap_on_the_server() {
         assert!(st == 200 || st == 201, "{path}: {v}");
     }
 }
+
+/// `POST /api/games` with an `X-Forwarded-For` header, from 127.0.0.1.
+async fn create_forwarded(addr: SocketAddr, forwarded: &str, body: &Value) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let body = body.to_string();
+    let head = format!(
+        "POST /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n\
+         X-Forwarded-For: {forwarded}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.unwrap();
+    String::from_utf8_lossy(&raw).split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_proxy_clients_are_told_apart_by_the_forwarded_address() {
+    // Searches that last: no game ends (and gives its share back) meanwhile.
+    let ai = json!({ "kind": "computer", "player": "alphabeta:time=10s" });
+    let only = json!({ "game": "abalone", "seats": [ai, ai] });
+    // Not behind a proxy: the header is anybody's to write, and ignored.
+    let limits = Limits { computer_only_games_per_client: 1, ..Limits::default() };
+    let s = start_with(limits.clone()).await;
+    assert_eq!(create_forwarded(s.addr, "10.0.0.1", &only).await, 201);
+    assert_eq!(create_forwarded(s.addr, "10.0.0.2", &only).await, 429);
+    // Behind a proxy on this machine: each forwarded address is a client
+    // (the last one, which the proxy itself added).
+    let s = start_with(Limits { behind_proxy: true, ..limits }).await;
+    assert_eq!(create_forwarded(s.addr, "10.0.0.1", &only).await, 201);
+    assert_eq!(create_forwarded(s.addr, "10.0.0.1", &only).await, 429);
+    assert_eq!(create_forwarded(s.addr, "10.0.0.1, 10.0.0.2", &only).await, 201);
+    assert_eq!(create_forwarded(s.addr, "10.0.0.9, 10.0.0.2", &only).await, 429);
+}
