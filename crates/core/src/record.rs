@@ -181,8 +181,14 @@ impl Record {
 
 /// Today's date (UTC) as a record's `Date` tag writes it: `2026.11.29`.
 pub fn today() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
+    date_tag(i64::try_from(ms).unwrap_or(i64::MAX))
+}
+
+/// The date (UTC) of a moment, given in milliseconds since 1970, as a
+/// record's `Date` tag writes it: `2026.11.29`.
+pub fn date_tag(unix_ms: i64) -> String {
+    let (y, m, d) = civil_from_days(unix_ms.div_euclid(86_400_000));
     format!("{y:04}.{m:02}.{d:02}")
 }
 
@@ -273,7 +279,11 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(20_786), (2026, 11, 29));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
         assert_eq!(today().len(), 10);
+        // 2026-11-29 is day 20,786; a moment late that day, and one before 1970.
+        assert_eq!(date_tag(20_786 * 86_400_000 + 86_399_999), "2026.11.29");
+        assert_eq!(date_tag(-1), "1969.12.31");
     }
 
     #[test]

@@ -143,14 +143,82 @@ pub struct SeatRow {
     pub token_hash: Option<String>,
 }
 
+/// What an event is. Stored, and sent to clients, as its snake_case name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// A move (`data`: its text).
+    Move,
+    /// A person took a seat (`data`: `{"player"}`).
+    Join,
+    /// A person gave a seat back.
+    Leave,
+    /// A seat offered (or accepted) a draw.
+    DrawOffer,
+    /// A seat declined the draw offered.
+    DrawDecline,
+    /// A seat resigned.
+    Resign,
+    /// The game was called off.
+    Abort,
+    /// A seat asked for a rematch.
+    RematchOffer,
+    /// Everyone agreed: the rematch (`data`: `{"rematch"}`).
+    Rematch,
+    /// The game ended (`data`: the result).
+    GameOver,
+}
+
+impl EventKind {
+    /// Every kind.
+    pub const ALL: [EventKind; 10] = [
+        EventKind::Move,
+        EventKind::Join,
+        EventKind::Leave,
+        EventKind::DrawOffer,
+        EventKind::DrawDecline,
+        EventKind::Resign,
+        EventKind::Abort,
+        EventKind::RematchOffer,
+        EventKind::Rematch,
+        EventKind::GameOver,
+    ];
+
+    /// Its stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Move => "move",
+            EventKind::Join => "join",
+            EventKind::Leave => "leave",
+            EventKind::DrawOffer => "draw_offer",
+            EventKind::DrawDecline => "draw_decline",
+            EventKind::Resign => "resign",
+            EventKind::Abort => "abort",
+            EventKind::RematchOffer => "rematch_offer",
+            EventKind::Rematch => "rematch",
+            EventKind::GameOver => "game_over",
+        }
+    }
+
+    /// The kind of a stored name.
+    pub fn parse(s: &str) -> Option<EventKind> {
+        EventKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// Whether an event of this kind changes what a move is chosen on (the
+    /// position, the status or the seats).
+    pub fn changes_position(self) -> bool {
+        !matches!(self, EventKind::DrawOffer | EventKind::DrawDecline | EventKind::RematchOffer | EventKind::Rematch)
+    }
+}
+
 /// One stored event of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventRow {
     /// The game's version after this event (1 for the first event).
     pub version: u64,
-    /// `move`, `join`, `leave`, `draw_offer`, `draw_decline`, `resign`,
-    /// `abort`, `rematch_offer`, `rematch`, `game_over`.
-    pub kind: String,
+    /// What happened.
+    pub kind: EventKind,
     /// The seat that acted, if any.
     pub seat: Option<usize>,
     /// The move text, or a JSON object.
@@ -384,7 +452,7 @@ impl SqliteStore {
             q.push_values(chunk, |mut b, (id, e)| {
                 b.push_bind(id.to_string())
                     .push_bind(e.version as i64)
-                    .push_bind(e.kind.clone())
+                    .push_bind(e.kind.as_str())
                     .push_bind(e.seat.map(|s| s as i64))
                     .push_bind(e.data.clone())
                     .push_bind(e.at);
@@ -478,7 +546,10 @@ impl Storage for SqliteStore {
                 .map(|r| {
                     Ok(EventRow {
                         version: r.try_get::<i64, _>("version")? as u64,
-                        kind: r.try_get("kind")?,
+                        kind: {
+                            let k: String = r.try_get("kind")?;
+                            EventKind::parse(&k).ok_or_else(|| StoreError(format!("stored event kind {k:?}")))?
+                        },
                         seat: r.try_get::<Option<i64>, _>("seat")?.map(|s| s as usize),
                         data: r.try_get("data")?,
                         at: r.try_get("at")?,

@@ -1,0 +1,320 @@
+//! What readers are sent: the state as a seat or a spectator may see it,
+//! update frames, records and earlier positions.
+
+use serde::Serialize;
+
+use super::*;
+
+/// An event as clients get it: the same for every reader (a move's text is
+/// public; what a move reveals lives in the views).
+#[derive(Serialize)]
+struct EventFrame<'a> {
+    version: u64,
+    kind: EventKind,
+    at: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seat: Option<Seat>,
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    mv: Option<&'a str>,
+    /// The event's own fields (`player`, `rematch`, a result's fields).
+    #[serde(flatten)]
+    data: serde_json::Map<String, Value>,
+}
+
+/// The public form of an event.
+pub(crate) fn event_json(e: &EventRow) -> Value {
+    let (mv, data) = match e.kind {
+        EventKind::Move => (Some(e.data.as_str()), serde_json::Map::new()),
+        _ => match serde_json::from_str::<Value>(&e.data) {
+            Ok(Value::Object(data)) => (None, data),
+            _ => (None, serde_json::Map::new()),
+        },
+    };
+    let frame = EventFrame { version: e.version, kind: e.kind, at: e.at, seat: e.seat, mv, data };
+    serde_json::to_value(frame).unwrap_or(Value::Null)
+}
+
+/// A result as clients get it (and as the `game_over` event stores it).
+#[derive(Serialize)]
+struct OutcomeFrame<'a> {
+    result: String,
+    winners: Vec<Seat>,
+    reason: &'static str,
+    returns: &'a [f32],
+    draw: bool,
+    /// The game's own result tags (Colorito's score…).
+    tags: Vec<(String, String)>,
+}
+
+pub(super) fn outcome_json(m: &dyn AnyMatch, o: &Outcome) -> Value {
+    let frame = OutcomeFrame {
+        result: o.result_string(),
+        winners: o.winners(),
+        reason: o.reason,
+        returns: o.returns(),
+        draw: o.is_draw(),
+        tags: catch(|| m.result_tags()).unwrap_or_default(),
+    };
+    serde_json::to_value(frame).unwrap_or(Value::Null)
+}
+
+/// A seat as clients get it.
+#[derive(Serialize)]
+pub(super) struct SeatFrame<'a> {
+    seat: Seat,
+    name: String,
+    kind: SeatKind,
+    player: Option<&'a str>,
+    spec: Option<&'a str>,
+    open: bool,
+    online: bool,
+}
+
+/// How a legal move is made by pointing.
+#[derive(Serialize)]
+struct LegalFrame {
+    #[serde(rename = "move")]
+    mv: String,
+    select: Vec<String>,
+    targets: Vec<String>,
+}
+
+/// Everything a reader may know of a game (the `state`).
+#[derive(Serialize)]
+struct StateFrame<'a> {
+    id: &'a str,
+    game: &'static str,
+    title: &'static str,
+    variant: &'static str,
+    options: &'a plateau_core::Options,
+    status: Status,
+    version: u64,
+    ply: usize,
+    to_move: Option<Seat>,
+    you: Option<Seat>,
+    seats: Vec<SeatFrame<'a>>,
+    spectators: usize,
+    has_draws: bool,
+    draw_offers: &'a [Seat],
+    rematch_offers: &'a [Seat],
+    rematch: Option<&'a str>,
+    rematch_of: Option<&'a str>,
+    result: Value,
+    created_at: i64,
+    dealt: bool,
+    view: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legal_moves: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legal: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    history: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    movers: Option<Vec<Seat>>,
+}
+
+/// An update, as one reader gets it: the part the same for everyone, then
+/// the reader's view and, for the seat to decide, its legal moves, each
+/// serialized once per game and change.
+#[derive(Serialize)]
+pub(super) struct UpdateFrame<'a> {
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    pub version: u64,
+    pub events: &'a [Value],
+    pub ply: usize,
+    pub status: Status,
+    pub to_move: Option<Seat>,
+    pub draw_offers: &'a [Seat],
+    pub spectators: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seats: Option<&'a [SeatFrame<'a>]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<&'a str>,
+    pub view: &'a serde_json::value::RawValue,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal: Option<&'a serde_json::value::RawValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal_moves: Option<&'a serde_json::value::RawValue>,
+}
+
+impl Table {
+    pub(super) fn to_move(&self) -> Option<Seat> {
+        if self.row.status == Status::Live { self.m.to_move().seat() } else { None }
+    }
+
+    pub(super) fn seat_frames(&self) -> Vec<SeatFrame<'_>> {
+        self.seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SeatFrame {
+                seat: i,
+                name: self.m.seat_name(i),
+                kind: s.kind,
+                player: s.name.as_deref(),
+                spec: s.spec.as_deref(),
+                open: s.is_open(),
+                online: self.online(i),
+            })
+            .collect()
+    }
+
+    pub(super) fn result_json(&self) -> Value {
+        match self.m.outcome() {
+            Some(o) if self.row.status == Status::Finished => outcome_json(&*self.m, &o),
+            _ => Value::Null,
+        }
+    }
+
+    /// Whether the set-up is dealt: a game with hidden information is dealt
+    /// when its last seat is taken, and shows nobody a secret before.
+    pub(super) fn dealt(&self) -> bool {
+        let info = self.m.info();
+        !(info.hidden && info.uses_seed && self.row.status == Status::Open)
+    }
+
+    /// How `seat` (or a spectator) reads the position now: a seat reads no
+    /// secret of a game not yet dealt.
+    pub(super) fn reader(&self, seat: Option<Seat>) -> Reader {
+        if self.dealt() { reader_of(seat) } else { Reader::Spectator }
+    }
+
+    pub(super) fn seed_visible(&self, seat: Option<Seat>) -> bool {
+        let info = self.m.info();
+        let _ = seat;
+        info.uses_seed && (!info.hidden || self.row.status == Status::Finished)
+    }
+
+    /// Everything `seat` (or a spectator) may know of the game.
+    pub(crate) fn state_json(&self, seat: Option<Seat>, history: bool, gestures: bool) -> Value {
+        let info = self.m.info();
+        let (legal_moves, legal) = match seat {
+            Some(s) if self.to_move() == Some(s) => {
+                let (moves, legal) = self.legal_json(gestures);
+                (Some(moves), gestures.then_some(legal))
+            }
+            _ => (None, None),
+        };
+        let frame = StateFrame {
+            id: &self.row.id,
+            game: info.name,
+            title: info.title,
+            variant: self.m.variant(),
+            options: &self.row.options,
+            status: self.row.status,
+            version: self.version,
+            ply: self.m.ply(),
+            to_move: self.to_move(),
+            you: seat,
+            seats: self.seat_frames(),
+            spectators: self.spectators(),
+            has_draws: info.has_draws,
+            draw_offers: &self.draw_offers,
+            rematch_offers: &self.rematch_offers,
+            rematch: self.row.rematch.as_deref(),
+            rematch_of: self.row.rematch_of.as_deref(),
+            result: self.result_json(),
+            created_at: self.row.created_at,
+            dealt: self.dealt(),
+            view: view_of(&*self.m, self.reader(seat)),
+            seed: self.seed_visible(seat).then_some(self.row.seed),
+            legal_moves,
+            legal,
+            history: history.then(|| self.m.history()),
+            movers: history.then(|| self.m.movers()),
+        };
+        serde_json::to_value(frame).unwrap_or(Value::Null)
+    }
+
+    /// The legal moves in notation, and with how each is made by pointing
+    /// (`{"move", "select", "targets"}`).
+    pub(super) fn legal_json(&self, with_gestures: bool) -> (Value, Value) {
+        if !with_gestures {
+            return (Value::from(catch(|| self.m.legal_moves()).unwrap_or_default()), Value::Null);
+        }
+        let gestures = catch(|| self.m.legal_gestures()).unwrap_or_default();
+        let moves = gestures.iter().map(|(m, _)| Value::from(m.as_str())).collect();
+        let legal: Vec<LegalFrame> =
+            gestures.into_iter().map(|(mv, g)| LegalFrame { mv, select: g.select, targets: g.targets }).collect();
+        (Value::Array(moves), serde_json::to_value(legal).unwrap_or(Value::Null))
+    }
+
+    pub(super) fn record_json(&self, seat: Option<Seat>) -> Value {
+        let Ok(rec) = catch(|| self.m.record(self.reader(seat))) else {
+            return json!({ "text": "", "tags": [], "moves": [], "movers": [], "result": null });
+        };
+        json!({
+            "text": rec.to_text(),
+            "tags": rec.tags,
+            "moves": rec.moves,
+            "movers": rec.movers,
+            "result": rec.result,
+        })
+    }
+
+    pub(super) async fn position_json(&mut self, seat: Option<Seat>, ply: u64) -> Result<Value, ApiError> {
+        let history = self.m.history();
+        if ply > history.len() as u64 {
+            return Err(ApiError::bad_request(
+                "bad_ply",
+                format!("the game has {} moves; ask for a ply from 0 to {}", history.len(), history.len()),
+            ));
+        }
+        let reader = if self.row.status == Status::Finished { Reader::Referee } else { self.reader(seat) };
+        let last_move = if ply > 0 { Some(history[ply as usize - 1].clone()) } else { None };
+        let (view, to_move) = if ply == history.len() as u64 {
+            // The position now (settled once the game is over).
+            (view_of(&*self.m, reader), self.m.to_move().seat())
+        } else {
+            // An earlier position: replayed off the async runtime.
+            let shared = self.shared.clone();
+            let (game, setup) = (self.row.game.clone(), self.m.setup().clone());
+            let replayed = tokio::task::spawn_blocking(move || {
+                catch(|| -> Result<(Value, Option<Seat>), String> {
+                    let mut m = shared.registry.new_match(&game, &setup).map_err(|e| e.to_string())?;
+                    for mv in &history[..ply as usize] {
+                        m.play(mv).map_err(|e| e.to_string())?;
+                    }
+                    Ok((m.view(reader), m.to_move().seat()))
+                })
+            })
+            .await
+            .map_err(|_| ApiError::internal("replaying the game failed"))?;
+            replayed?.map_err(ApiError::internal)?
+        };
+        Ok(json!({ "ply": ply, "last_move": last_move, "to_move": to_move, "view": view }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_events() {
+        let e = EventRow { version: 3, kind: EventKind::Move, seat: Some(1), data: "a1b2".into(), at: 7 };
+        assert_eq!(event_json(&e), json!({"version": 3, "kind": "move", "seat": 1, "move": "a1b2", "at": 7}));
+        let e =
+            EventRow { version: 4, kind: EventKind::Join, seat: Some(0), data: r#"{"player":"Ann"}"#.into(), at: 8 };
+        assert_eq!(event_json(&e), json!({"version": 4, "kind": "join", "seat": 0, "player": "Ann", "at": 8}));
+        let e = EventRow { version: 5, kind: EventKind::GameOver, seat: None, data: "{}".into(), at: 9 };
+        assert_eq!(event_json(&e), json!({"version": 5, "kind": "game_over", "at": 9}));
+    }
+
+    #[test]
+    fn event_kinds_round_trip_their_stored_names() {
+        for k in EventKind::ALL {
+            assert_eq!(EventKind::parse(k.as_str()), Some(k));
+            assert_eq!(serde_json::to_value(k).unwrap(), Value::from(k.as_str()));
+        }
+        assert_eq!(EventKind::parse("fly"), None);
+        // Only moves, joins, leaves, resignations, aborts and the end change
+        // what a move is chosen on.
+        let changing: Vec<&str> = EventKind::ALL.iter().filter(|k| k.changes_position()).map(|k| k.as_str()).collect();
+        assert_eq!(changing, ["move", "join", "leave", "resign", "abort", "game_over"]);
+    }
+}

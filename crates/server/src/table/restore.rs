@@ -1,0 +1,134 @@
+//! Rebuilding a game from its stored events, after a restart or a panic,
+//! and a finished game's results computed once, off the async runtime.
+
+use super::*;
+
+/// The seats holding their token since the game was made: every seat with a
+/// token that no `join` or `leave` event has touched.
+pub(super) fn founders_of(seats: &[SeatRow], events: &[EventRow]) -> Vec<Seat> {
+    (0..seats.len())
+        .filter(|&s| seats[s].token_hash.is_some())
+        .filter(|&s| !events.iter().any(|e| e.seat == Some(s) && matches!(e.kind, EventKind::Join | EventKind::Leave)))
+        .collect()
+}
+
+/// A match rebuilt from its set-up and its committed events, with the draw
+/// and rematch offers standing at the end.
+pub(crate) struct Replayed {
+    pub m: Box<dyn AnyMatch>,
+    pub draw_offers: Vec<Seat>,
+    pub rematch_offers: Vec<Seat>,
+}
+
+/// Replay a game's events through the rules.
+pub(crate) fn replay(
+    registry: &plateau_core::Registry,
+    row: &GameRow,
+    events: &[EventRow],
+) -> Result<Replayed, ApiError> {
+    let setup = Setup { variant: row.variant.clone(), options: row.options.clone(), seed: row.seed };
+    let mut m = catch(|| registry.new_match(&row.game, &setup))?
+        .map_err(|e| ApiError::internal(format!("stored game {} cannot be set up: {e}", row.id)))?;
+    let mut draw_offers = Vec::new();
+    let mut rematch_offers = Vec::new();
+    for e in events {
+        match e.kind {
+            EventKind::Move => {
+                catch(|| m.play(&e.data))?.map_err(|err| {
+                    ApiError::internal(format!("stored game {}: move {} ({}): {err}", row.id, e.version, e.data))
+                })?;
+                draw_offers.clear();
+            }
+            EventKind::DrawOffer => {
+                if let Some(s) = e.seat
+                    && !draw_offers.contains(&s)
+                {
+                    draw_offers.push(s);
+                }
+            }
+            EventKind::DrawDecline => draw_offers.clear(),
+            EventKind::RematchOffer => {
+                if let Some(s) = e.seat
+                    && !rematch_offers.contains(&s)
+                {
+                    rematch_offers.push(s);
+                }
+            }
+            EventKind::GameOver => {
+                draw_offers.clear();
+                if m.outcome().is_none() {
+                    let data: Value = serde_json::from_str(&e.data).unwrap_or(Value::Null);
+                    let result = data["result"].as_str().unwrap_or("");
+                    let o = parse_result(result, m.seats(), data["reason"].as_str())
+                        .map_err(|err| ApiError::internal(format!("stored game {}: {err}", row.id)))?;
+                    m.adjudicate(o);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(Replayed { m, draw_offers, rematch_offers })
+}
+
+impl Table {
+    /// A stored game, rebuilt by replaying its events. CPU work: call it
+    /// off the async runtime. A finished game's results are computed here
+    /// too ([`AnyMatch::settle`]), so that no read of it repeats the work.
+    pub(crate) fn restore(shared: Arc<Shared>, stored: StoredGame) -> Result<Table, ApiError> {
+        let row = stored.game;
+        let Replayed { mut m, draw_offers, rematch_offers } = replay(&shared.registry, &row, &stored.events)?;
+        if stored.seats.len() != m.seats() || stored.seats.iter().enumerate().any(|(i, s)| s.seat != i) {
+            return Err(ApiError::internal(format!(
+                "stored game {} has {} seats where its set-up has {}",
+                row.id,
+                stored.seats.len(),
+                m.seats()
+            )));
+        }
+        catch(|| m.settle())?;
+        let mut t = Table::new(shared, row, &stored.seats, m, Vec::new());
+        t.founders = founders_of(&stored.seats, &stored.events);
+        t.draw_offers = draw_offers;
+        t.rematch_offers = rematch_offers;
+        for e in stored.events {
+            if e.kind.changes_position() {
+                t.pos_version = e.version;
+            }
+            t.version = e.version;
+            t.events.push(e);
+        }
+        Ok(t)
+    }
+
+    /// After a panic in the rules while the match was being changed: rebuild
+    /// it from the committed events instead of going on with a half-changed
+    /// one.
+    pub(super) fn rebuild(&mut self) {
+        match replay(&self.shared.registry, &self.row, &self.events) {
+            Ok(r) => {
+                self.m = r.m;
+                self.set_meta();
+                tracing::warn!("game {}: the match was rebuilt from its stored events", self.row.id);
+            }
+            Err(e) => tracing::error!("game {}: the match cannot be rebuilt: {e}", self.row.id),
+        }
+    }
+
+    /// Compute a finished game's results off the async runtime (they may
+    /// take a search: Colorito's loser's score), once.
+    pub(super) async fn settle(&mut self) {
+        if self.m.outcome().is_none() {
+            return;
+        }
+        let mut c = self.m.clone_box();
+        match tokio::task::spawn_blocking(move || {
+            c.settle();
+            c
+        })
+        .await
+        {
+            Ok(c) => self.m = c,
+            Err(e) => tracing::error!("game {}: computing the result failed: {e}", self.row.id),
+        }
+    }
+}

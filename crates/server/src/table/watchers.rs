@@ -1,0 +1,208 @@
+//! The sockets watching a game: subscription (seats always get in,
+//! spectators share a cap), presence, and the broadcast of committed events.
+
+use serde_json::value::RawValue;
+
+use super::frames::UpdateFrame;
+use super::*;
+
+impl Table {
+    pub(super) fn subscribe(
+        &mut self,
+        token: Option<&str>,
+        since: Option<u64>,
+        gestures: bool,
+        tx: mpsc::Sender<Utf8Bytes>,
+    ) -> Result<Subscribed, ApiError> {
+        let seat = self.auth(token)?;
+        match seat {
+            // Spectators share a cap; a seat never counts against it.
+            None if self.spectators() >= self.shared.limits.watchers_per_game => {
+                return Err(ApiError::new(
+                    axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                    "too_many_watchers",
+                    "this game has too many watchers",
+                ));
+            }
+            None => {}
+            // A seat always gets in: its newest socket replaces its oldest
+            // past the cap (a tab left open elsewhere).
+            Some(s) => {
+                let mine: Vec<u64> = self.subs.iter().filter(|x| x.seat == Some(s)).map(|x| x.id).collect();
+                let excess = (mine.len() + 1).saturating_sub(self.shared.limits.sockets_per_seat.max(1));
+                for old in mine.into_iter().take(excess) {
+                    let frame = ApiError::conflict(
+                        "replaced",
+                        "this seat opened a newer connection elsewhere: this one is closed",
+                    )
+                    .frame();
+                    if let Some(x) = self.subs.iter().find(|x| x.id == old) {
+                        let _ = x.tx.try_send(Utf8Bytes::from(frame.to_string()));
+                    }
+                    if let Some(i) = self.subs.iter().position(|x| x.id == old) {
+                        self.subs.remove(i);
+                    }
+                }
+            }
+        }
+        let catchup = self.shared.limits.catchup;
+        let events: Option<Vec<Value>> = match since {
+            Some(v) if v <= self.version && self.version - v <= catchup => {
+                Some(self.events.get(v as usize..).unwrap_or_default().iter().map(event_json).collect())
+            }
+            _ => None,
+        };
+        let id = self.shared.next_id();
+        let was_online = seat.is_some_and(|s| self.online(s));
+        if let Some(s) = seat
+            && !was_online
+        {
+            self.presence(s, true);
+        }
+        self.subs.push(Sub { id, seat, gestures, tx });
+        if seat.is_none() {
+            self.spectators_changed();
+        }
+        let mut welcome = json!({
+            "type": "welcome",
+            "you": seat,
+            "resync": events.is_none(),
+            "state": self.state_json(seat, true, gestures),
+        });
+        if let Some(evs) = events {
+            welcome["events"] = Value::Array(evs);
+        }
+        Ok(Subscribed { sub: id, welcome: Utf8Bytes::from(welcome.to_string()) })
+    }
+
+    pub(super) fn online(&self, seat: Seat) -> bool {
+        self.seats[seat].kind == SeatKind::Computer || self.subs.iter().any(|s| s.seat == Some(seat))
+    }
+
+    pub(super) fn presence(&mut self, seat: Seat, online: bool) {
+        let frame = Utf8Bytes::from(json!({ "type": "presence", "seat": seat, "online": online }).to_string());
+        for s in &self.subs {
+            let _ = s.tx.try_send(frame.clone());
+        }
+    }
+
+    pub(super) fn drop_sub(&mut self, id: u64) {
+        let Some(i) = self.subs.iter().position(|s| s.id == id) else { return };
+        let sub = self.subs.swap_remove(i);
+        if let Some(s) = sub.seat
+            && !self.online(s)
+        {
+            self.presence(s, false);
+        }
+        if sub.seat.is_none() {
+            self.spectators_changed();
+        }
+    }
+
+    /// The number of spectators watching (sockets without a seat).
+    pub(super) fn spectators(&self) -> usize {
+        self.subs.iter().filter(|s| s.seat.is_none()).count()
+    }
+
+    /// Tell the seated players how many watch. (Spectators learn it from the
+    /// state and the next update: telling every watcher of every arrival
+    /// would cost the square of the watchers.)
+    pub(super) fn spectators_changed(&mut self) {
+        let frame = Utf8Bytes::from(json!({ "type": "spectators", "count": self.spectators() }).to_string());
+        for s in self.subs.iter().filter(|s| s.seat.is_some()) {
+            let _ = s.tx.try_send(frame.clone());
+        }
+    }
+
+    pub(super) fn send_to(&mut self, sub: u64, frame: &Value) {
+        if let Some(s) = self.subs.iter().find(|s| s.id == sub)
+            && s.tx.try_send(Utf8Bytes::from(frame.to_string())).is_err()
+        {
+            self.drop_sub(sub);
+        }
+    }
+
+    /// Record committed events and broadcast them.
+    pub(super) fn publish(&mut self, rows: Vec<EventRow>, seats_changed: bool) {
+        if matches!(self.row.status, Status::Finished | Status::Aborted) {
+            // The creating client's share of the computer players is free.
+            self.slot = None;
+        }
+        let evs: Vec<Value> = rows.iter().map(event_json).collect();
+        for r in rows {
+            if r.kind.changes_position() {
+                self.pos_version = r.version;
+            }
+            self.version = r.version;
+            self.events.push(r);
+        }
+        if self.subs.is_empty() {
+            return;
+        }
+        // What every reader gets alike, computed once.
+        let result = (self.row.status == Status::Finished).then(|| self.result_json());
+        let seat_frames = seats_changed.then(|| self.seat_frames());
+        let raw = |v: Value| serde_json::value::to_raw_value(&v).ok();
+        // A game without hidden information (or not dealt yet) shows everyone
+        // the same view.
+        let shared_view =
+            if !self.m.info().hidden || !self.dealt() { raw(view_of(&*self.m, Reader::Spectator)) } else { None };
+        let to_move = self.to_move();
+        let mut legal: Option<Box<RawValue>> = None;
+        let mut gestures: Option<Box<RawValue>> = None;
+        let mut cache: Vec<((Option<Seat>, bool), Utf8Bytes)> = Vec::new();
+        let mut dead = Vec::new();
+        for i in 0..self.subs.len() {
+            let seat = self.subs[i].seat;
+            let with_gestures = self.subs[i].gestures;
+            let key = (seat, with_gestures);
+            let frame = match cache.iter().find(|(k, _)| *k == key) {
+                Some((_, f)) => f.clone(),
+                None => {
+                    let own_view = match &shared_view {
+                        Some(_) => None,
+                        None => raw(view_of(&*self.m, reader_of(seat))),
+                    };
+                    let Some(view) = shared_view.as_deref().or(own_view.as_deref()) else { continue };
+                    let deciding = seat.is_some() && seat == to_move;
+                    if deciding && with_gestures && gestures.is_none() {
+                        let (m, g) = self.legal_json(true);
+                        legal = raw(m);
+                        gestures = raw(g);
+                    }
+                    if deciding && legal.is_none() {
+                        legal = raw(self.legal_json(false).0);
+                    }
+                    let update = UpdateFrame {
+                        ty: "update",
+                        version: self.version,
+                        events: &evs,
+                        ply: self.m.ply(),
+                        status: self.row.status,
+                        to_move,
+                        draw_offers: &self.draw_offers,
+                        spectators: self.spectators(),
+                        result: result.as_ref(),
+                        seats: seat_frames.as_deref(),
+                        rematch: self.row.rematch.as_deref(),
+                        view,
+                        legal: if deciding && with_gestures { gestures.as_deref() } else { None },
+                        legal_moves: if deciding { legal.as_deref() } else { None },
+                    };
+                    let Ok(text) = serde_json::to_string(&update) else { continue };
+                    let f = Utf8Bytes::from(text);
+                    cache.push((key, f.clone()));
+                    f
+                }
+            };
+            if self.subs[i].tx.try_send(frame).is_err() {
+                // A watcher that cannot keep up is dropped; it reconnects and
+                // catches up from its last version.
+                dead.push(self.subs[i].id);
+            }
+        }
+        for d in dead {
+            self.drop_sub(d);
+        }
+    }
+}
