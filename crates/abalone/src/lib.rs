@@ -202,18 +202,14 @@ impl State for AbaloneState {
     fn count_moves(&self) -> usize {
         self.count()
     }
-    fn is_legal(&self, mv: Move) -> bool {
-        self.check(mv).is_ok()
+    fn check(&self, mv: Move) -> Result<(), MoveError> {
+        self.legality(mv)
     }
     fn apply(&mut self, mv: Move) -> Undo {
         self.make(mv)
     }
     fn undo(&mut self, mv: Move, undo: Undo) {
         self.unmake(mv, undo)
-    }
-    fn try_apply(&mut self, mv: Move) -> Result<Undo, MoveError> {
-        self.check(mv)?;
-        Ok(self.make(mv))
     }
     fn outcome(&self) -> Option<Outcome> {
         self.result()

@@ -344,8 +344,9 @@ impl AbaloneState {
         total > 0
     }
 
-    /// Why `mv` is not legal here, or `Ok` if it is. Mirrors generation exactly.
-    pub fn check(&self, mv: Move) -> Result<(), MoveError> {
+    /// Why `mv` is not legal here, or `Ok` if it is. Mirrors generation
+    /// exactly. The body of [`State::check`](plateau_core::State::check).
+    pub(crate) fn legality(&self, mv: Move) -> Result<(), MoveError> {
         if self.status != Status::Ongoing {
             return Err(MoveError::illegal("the game is over"));
         }
@@ -420,7 +421,7 @@ impl AbaloneState {
 
     /// Apply a legal move.
     pub fn make(&mut self, mv: Move) -> Undo {
-        debug_assert!(self.check(mv).is_ok(), "illegal move {mv:?}");
+        debug_assert!(self.legality(mv).is_ok(), "illegal move {mv:?}");
         let side = self.side as usize;
         let other = 1 - side;
         let mut undo =

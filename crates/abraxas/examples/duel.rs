@@ -55,8 +55,8 @@ impl<const K: usize> State for Judged<K> {
     fn count_moves(&self) -> usize {
         self.0.count_moves()
     }
-    fn is_legal(&self, mv: Move) -> bool {
-        self.0.is_legal(mv)
+    fn check(&self, mv: Move) -> Result<(), MoveError> {
+        self.0.check(mv)
     }
     fn apply(&mut self, mv: Move) -> AbraxasUndo {
         self.0.apply(mv)

@@ -580,8 +580,9 @@ impl AbraxasState {
         format!("Player {}", seat + 1)
     }
 
-    /// Why `mv` is not legal here, or `Ok`.
-    pub fn check(&self, mv: Move) -> Result<(), String> {
+    /// Why `mv` is not legal here, or `Ok`: the body of
+    /// [`State::check`](plateau_core::State::check).
+    fn legality(&self, mv: Move) -> Result<(), String> {
         if self.c.end.is_some() {
             return Err("the game is over".into());
         }
@@ -859,8 +860,8 @@ impl State for AbraxasState {
         }
     }
 
-    fn is_legal(&self, mv: Move) -> bool {
-        self.check(mv).is_ok()
+    fn check(&self, mv: Move) -> Result<(), MoveError> {
+        self.legality(mv).map_err(MoveError::illegal)
     }
 
     fn apply(&mut self, mv: Move) -> AbraxasUndo {
@@ -908,11 +909,6 @@ impl State for AbraxasState {
     fn undo(&mut self, _mv: Move, undo: AbraxasUndo) {
         self.c = undo.0;
         self.history.pop();
-    }
-
-    fn try_apply(&mut self, mv: Move) -> Result<AbraxasUndo, MoveError> {
-        self.check(mv).map_err(MoveError::illegal)?;
-        Ok(self.apply(mv))
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -562,55 +562,6 @@ impl ColoritoState {
             Status::DrawLimit => Some(Outcome::draw(2, "max-moves")),
         }
     }
-
-    /// Why `mv` is not legal here, if it is not.
-    fn why_illegal(&self, mv: Move) -> Option<String> {
-        if self.status.is_over() {
-            return Some("the game is over".into());
-        }
-        let side = self.side;
-        match mv {
-            Move::Pass => {
-                if self.has_move(side) {
-                    Some(format!("{} may pass only when no move is possible", side.name()))
-                } else {
-                    None
-                }
-            }
-            Move::Go { from, to } => {
-                let Some(p) = self.piece_at(from) else {
-                    return Some(format!("there is no piece on {from}"));
-                };
-                if p.side() != side {
-                    return Some(format!("{p} on {from} is {}'s piece; it is {}'s turn", p.side().name(), side.name()));
-                }
-                if from == to {
-                    return Some("a move cannot end where it started".into());
-                }
-                if self.destinations(from.index()) & (1u128 << to.index()) != 0 {
-                    return None;
-                }
-                if let Some(q) = self.piece_at(to) {
-                    return Some(format!("{p} cannot end on {to}: {q} stands there"));
-                }
-                let welcome = self.rules.welcome[p.id()] & (1u128 << to.index()) != 0;
-                if !welcome {
-                    let b = &self.rules.board;
-                    let why = if self.rules.just_colours {
-                        format!("{to} is {} and only cells of its colour welcome it", b.colour(to).name())
-                    } else {
-                        format!(
-                            "{to} is {}{} and welcomes only its colour or its number",
-                            b.colour(to).name(),
-                            b.number(to).map(|n| format!(" numbered {n}")).unwrap_or_default()
-                        )
-                    };
-                    return Some(format!("{p} cannot end on {to}: {why}"));
-                }
-                Some(format!("{p} on {from} cannot reach {to} by a step, jumps, or a step then jumps"))
-            }
-        }
-    }
 }
 
 impl State for ColoritoState {
@@ -648,8 +599,57 @@ impl State for ColoritoState {
         self.count_side(self.side).max(1)
     }
 
-    fn is_legal(&self, mv: Move) -> bool {
-        self.why_illegal(mv).is_none()
+    fn check(&self, mv: Move) -> Result<(), MoveError> {
+        let refuse = |why: String| Err(MoveError::illegal(format!("{mv} is not legal: {why}")));
+        if self.status.is_over() {
+            return refuse("the game is over".into());
+        }
+        let side = self.side;
+        match mv {
+            Move::Pass => {
+                if self.has_move(side) {
+                    refuse(format!("{} may pass only when no move is possible", side.name()))
+                } else {
+                    Ok(())
+                }
+            }
+            Move::Go { from, to } => {
+                let Some(p) = self.piece_at(from) else {
+                    return refuse(format!("there is no piece on {from}"));
+                };
+                if p.side() != side {
+                    return refuse(format!(
+                        "{p} on {from} is {}'s piece; it is {}'s turn",
+                        p.side().name(),
+                        side.name()
+                    ));
+                }
+                if from == to {
+                    return refuse("a move cannot end where it started".into());
+                }
+                if self.destinations(from.index()) & (1u128 << to.index()) != 0 {
+                    return Ok(());
+                }
+                if let Some(q) = self.piece_at(to) {
+                    return refuse(format!("{p} cannot end on {to}: {q} stands there"));
+                }
+                let welcome = self.rules.welcome[p.id()] & (1u128 << to.index()) != 0;
+                if !welcome {
+                    let b = &self.rules.board;
+                    let why = if self.rules.just_colours {
+                        format!("{to} is {} and only cells of its colour welcome it", b.colour(to).name())
+                    } else {
+                        format!(
+                            "{to} is {}{} and welcomes only its colour or its number",
+                            b.colour(to).name(),
+                            b.number(to).map(|n| format!(" numbered {n}")).unwrap_or_default()
+                        )
+                    };
+                    return refuse(format!("{p} cannot end on {to}: {why}"));
+                }
+                refuse(format!("{p} on {from} cannot reach {to} by a step, jumps, or a step then jumps"))
+            }
+        }
     }
 
     #[inline]
@@ -676,13 +676,6 @@ impl State for ColoritoState {
         self.moves[self.side as usize] -= 1;
         if let Move::Go { from, to } = mv {
             self.move_piece(to.index(), from.index());
-        }
-    }
-
-    fn try_apply(&mut self, mv: Move) -> Result<ColoritoUndo, MoveError> {
-        match self.why_illegal(mv) {
-            Some(why) => Err(MoveError::illegal(format!("{mv} is not legal: {why}"))),
-            None => Ok(self.apply(mv)),
         }
     }
 

@@ -15,14 +15,16 @@
 //! checking at every step:
 //!
 //! - the turn, the outcome and the legal moves agree (over ⇔ outcome ⇔ no move);
-//! - legal moves are unique, `count_moves` and `is_legal` agree with them;
+//! - legal moves are unique, `count_moves`, `check` and `is_legal` agree with
+//!   them (every generated move passes `check`);
 //! - every move's text is unique and parses back to the same move;
 //! - every move has a gesture (what to select, where to click), and no
 //!   selection and click make two different moves;
 //! - a clone equals the original, with the same key;
 //! - applying then undoing each legal move restores the exact state and key;
-//! - moves legal elsewhere but not here, and garbled texts, are refused by
-//!   `try_apply` / `parse_move` with an error, and change nothing;
+//! - moves legal elsewhere but not here fail `check` with an error that says
+//!   why, and `try_apply` refuses them with the same error; garbled texts are
+//!   refused by `parse_move` or `try_apply`; nothing refused changes the state;
 //! - every view serializes and every drawing renders;
 //! - at random plies and at the end, replaying the record from the start gives
 //!   the same state and key (so incremental hashing is right), and the record's
@@ -41,7 +43,7 @@ use std::fmt::Write as _;
 
 use plateau_core::erased::{AnyMatch, Match, Registry};
 use plateau_core::rand::{Rng, RngExt, SeedableRng};
-use plateau_core::{Game, Hidden, Options, Reader, Record, Setup, State, Turn, entry};
+use plateau_core::{Game, Hidden, MoveErrorKind, Options, Reader, Record, Setup, State, Turn, entry};
 use rand_chacha::ChaCha8Rng;
 
 /// The kit's settings.
@@ -276,6 +278,9 @@ fn check_position<S: State>(
             Ok(back) => assert_eq!(back, mv, "{ctx}: {text} parses to another move"),
             Err(e) => panic!("{ctx}: {text} does not parse back: {e}"),
         }
+        if let Err(e) = state.check(mv) {
+            panic!("{ctx}: check refuses generated move {text}: {e}");
+        }
         assert!(state.is_legal(mv), "{ctx}: is_legal refuses generated move {text}");
     }
 
@@ -322,9 +327,12 @@ fn check_position<S: State>(
         if seen.contains(&mv) {
             continue;
         }
+        let refusal = state.check(mv).expect_err(&format!("{ctx}: check accepts ungenerated move {mv:?}"));
+        assert_eq!(refusal.kind, MoveErrorKind::Illegal, "{ctx}: check refuses {mv:?} as a syntax error");
+        assert!(!refusal.message.trim().is_empty(), "{ctx}: check refuses {mv:?} without saying why");
         assert!(!state.is_legal(mv), "{ctx}: is_legal accepts ungenerated move {mv:?}");
         let err = work.try_apply(mv);
-        assert!(err.is_err(), "{ctx}: try_apply accepted the illegal move {mv:?}");
+        assert_eq!(err.err(), Some(refusal), "{ctx}: try_apply and check disagree on the illegal move {mv:?}");
         assert!(work == *state, "{ctx}: a refused move changed the state");
     }
 

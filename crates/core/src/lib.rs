@@ -156,11 +156,19 @@ pub trait State: Clone + PartialEq + Debug + Send + Sync + 'static {
         v.len()
     }
 
-    /// Is `mv` legal here?
+    /// Is `mv` legal here, and if not, why: the one legality test of a game,
+    /// from which [`State::is_legal`] and [`State::try_apply`] are derived.
+    /// It must agree exactly with [`State::legal_moves`] (the conformance kit
+    /// checks that every generated move passes and that moves generated
+    /// elsewhere fail). A refusal is a [`MoveError::illegal`] that says what
+    /// is wrong in words a player understands, about public facts only; when
+    /// the game is over it says so ("the game is over").
+    fn check(&self, mv: Self::Move) -> Result<(), MoveError>;
+
+    /// Is `mv` legal here? Derived from [`State::check`]; games do not
+    /// override it, so that no game can disagree with itself.
     fn is_legal(&self, mv: Self::Move) -> bool {
-        let mut v = Vec::new();
-        self.legal_moves(&mut v);
-        v.contains(&mv)
+        self.check(mv).is_ok()
     }
 
     /// Apply a move known to be legal (search). Applying an illegal move is a
@@ -171,14 +179,11 @@ pub trait State: Clone + PartialEq + Debug + Send + Sync + 'static {
     fn undo(&mut self, mv: Self::Move, undo: Self::Undo);
 
     /// Apply a move from an untrusted source (a user, a file, a network peer):
-    /// an illegal move is refused with a clear error and changes nothing.
+    /// an illegal move is refused with [`State::check`]'s error and changes
+    /// nothing. Derived from [`State::check`] and [`State::apply`]; games do
+    /// not override it.
     fn try_apply(&mut self, mv: Self::Move) -> Result<Self::Undo, MoveError> {
-        if self.to_move() == Turn::Over {
-            return Err(MoveError::illegal("the game is over"));
-        }
-        if !self.is_legal(mv) {
-            return Err(MoveError::illegal(format!("{} is not a legal move here", self.format_move(mv))));
-        }
+        self.check(mv)?;
         Ok(self.apply(mv))
     }
 
@@ -323,4 +328,91 @@ pub trait Secrets: Hidden + Evaluate {
 
     /// The secret of `seat` in this complete state.
     fn secret(&self, seat: Seat) -> usize;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Take one or two counters from a pile of three; whoever takes the last
+    /// wins. Only `check` says what is legal.
+    #[derive(Clone, PartialEq, Debug)]
+    struct Pile {
+        left: u8,
+        ply: u32,
+    }
+
+    impl State for Pile {
+        type Move = u8;
+        type Undo = ();
+        type View = u8;
+        fn seats(&self) -> usize {
+            2
+        }
+        fn to_move(&self) -> Turn {
+            if self.left == 0 { Turn::Over } else { Turn::Seat(self.ply as usize % 2) }
+        }
+        fn ply(&self) -> u32 {
+            self.ply
+        }
+        fn legal_moves(&self, out: &mut Vec<u8>) {
+            out.clear();
+            out.extend((1..=2).filter(|&k| k <= self.left));
+        }
+        fn check(&self, mv: u8) -> Result<(), MoveError> {
+            if self.left == 0 {
+                Err(MoveError::illegal("the game is over"))
+            } else if mv == 0 || mv > 2 {
+                Err(MoveError::illegal(format!("take 1 or 2, not {mv}")))
+            } else if mv > self.left {
+                Err(MoveError::illegal(format!("only {} left", self.left)))
+            } else {
+                Ok(())
+            }
+        }
+        fn apply(&mut self, mv: u8) {
+            self.left -= mv;
+            self.ply += 1;
+        }
+        fn undo(&mut self, mv: u8, _: ()) {
+            self.left += mv;
+            self.ply -= 1;
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            (self.left == 0).then(|| Outcome::win(2, (self.ply as usize + 1) % 2, "last counter"))
+        }
+        fn key(&self) -> u64 {
+            self.left as u64
+        }
+        fn format_move(&self, mv: u8) -> String {
+            mv.to_string()
+        }
+        fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
+            text.parse().map_err(|_| MoveError::syntax("a number"))
+        }
+        fn view(&self, _: Reader) -> u8 {
+            self.left
+        }
+        fn render(&self, _: Reader, _: bool) -> String {
+            self.left.to_string()
+        }
+    }
+
+    #[test]
+    fn is_legal_and_try_apply_follow_check() {
+        // Worked by hand: from 3, taking 1 or 2 is legal, 0 and 3 are not;
+        // from 1, only 1.
+        let mut s = Pile { left: 3, ply: 0 };
+        assert!(s.is_legal(1) && s.is_legal(2));
+        assert!(!s.is_legal(0) && !s.is_legal(3));
+        assert_eq!(s.try_apply(3), Err(MoveError::illegal("take 1 or 2, not 3")));
+        assert_eq!(s, Pile { left: 3, ply: 0 }, "a refused move changes nothing");
+        s.try_apply(2).unwrap();
+        assert_eq!(s, Pile { left: 1, ply: 1 });
+        assert!(!s.is_legal(2));
+        assert_eq!(s.try_apply(2), Err(MoveError::illegal("only 1 left")));
+        s.try_apply(1).unwrap();
+        assert_eq!(s.try_apply(1), Err(MoveError::illegal("the game is over")));
+        assert_eq!(s.outcome().map(|o| o.winners()), Some(vec![1]));
+    }
 }

@@ -459,46 +459,6 @@ impl KabaleoState {
             .max()
             .unwrap_or(0)
     }
-
-    /// Why `mv` is not legal here, or `None` if it is. The reasons are about
-    /// public facts only.
-    pub fn illegal_reason(&self, mv: Move) -> Option<String> {
-        if self.remaining == 0 {
-            return Some("the game is over".to_string());
-        }
-        let s = self.turn as usize;
-        let who = crate::game::seat_name(s);
-        if mv.is_pass() {
-            return if self.can_place() {
-                Some(format!("{who} may not pass: a pass is only allowed with no legal placement"))
-            } else {
-                None
-            };
-        }
-        let (c, l) = (mv.c(), mv.l());
-        let colour = Colour::ALL[c];
-        if l >= self.n_loc as usize {
-            return Some(format!("there is no location {}; the locations are 1 to {}", l + 1, self.n_loc));
-        }
-        if !self.in_play.contains(colour) {
-            return Some(format!("{} ({}) is not in play", colour.name(), colour.letter()));
-        }
-        if self.stocks[s][c] == 0 {
-            return Some(format!("{who} has no {} piece left", colour.name()));
-        }
-        if self.heights[l] == 0 && self.bases[l] as usize == c {
-            return Some(format!(
-                "location {} is a bare {} base: a {} piece may not be placed on it",
-                l + 1,
-                colour.name(),
-                colour.name()
-            ));
-        }
-        if self.golden && self.last as usize == l {
-            return Some(format!("the golden rule forbids location {}, where the previous piece was placed", l + 1));
-        }
-        None
-    }
 }
 
 impl State for KabaleoState {
@@ -549,15 +509,44 @@ impl State for KabaleoState {
         n.max(1)
     }
 
-    fn is_legal(&self, mv: Move) -> bool {
+    /// The reasons are about public facts only.
+    fn check(&self, mv: Move) -> Result<(), MoveError> {
+        let refuse = |why: String| Err(MoveError::illegal(why));
         if self.remaining == 0 {
-            return false;
+            return refuse("the game is over".to_string());
         }
+        let s = self.turn as usize;
+        let who = crate::game::seat_name(s);
         if mv.is_pass() {
-            return !self.can_place();
+            return if self.can_place() {
+                refuse(format!("{who} may not pass: a pass is only allowed with no legal placement"))
+            } else {
+                Ok(())
+            };
         }
         let (c, l) = (mv.c(), mv.l());
-        c < COLOURS && self.stocks[self.turn as usize][c] > 0 && self.allowed_mask(c) & (1 << l) != 0
+        let colour = Colour::ALL[c];
+        if l >= self.n_loc as usize {
+            return refuse(format!("there is no location {}; the locations are 1 to {}", l + 1, self.n_loc));
+        }
+        if !self.in_play.contains(colour) {
+            return refuse(format!("{} ({}) is not in play", colour.name(), colour.letter()));
+        }
+        if self.stocks[s][c] == 0 {
+            return refuse(format!("{who} has no {} piece left", colour.name()));
+        }
+        if self.heights[l] == 0 && self.bases[l] as usize == c {
+            return refuse(format!(
+                "location {} is a bare {} base: a {} piece may not be placed on it",
+                l + 1,
+                colour.name(),
+                colour.name()
+            ));
+        }
+        if self.golden && self.last as usize == l {
+            return refuse(format!("the golden rule forbids location {}, where the previous piece was placed", l + 1));
+        }
+        Ok(())
     }
 
     fn apply(&mut self, mv: Move) -> Undo {
@@ -613,16 +602,6 @@ impl State for KabaleoState {
                 self.pop(l);
             }
             self.add_contrib(l);
-        }
-    }
-
-    fn try_apply(&mut self, mv: Move) -> Result<Undo, MoveError> {
-        match self.illegal_reason(mv) {
-            Some(reason) => Err(MoveError::illegal(reason)),
-            None => {
-                debug_assert!(self.is_legal(mv));
-                Ok(self.apply(mv))
-            }
         }
     }
 
