@@ -1,4 +1,4 @@
-//! Every rule and figure of `rules/abalone.md`.
+//! Every rule and figure of `docs/rules/abalone.md`.
 
 use plateau_abalone::{Abalone, AbaloneState, MoveKind, Rules, format_position, parse_position};
 use plateau_core::{Game, MoveErrorKind, Options, Reader, State, Turn};
@@ -168,14 +168,14 @@ fn no_push_against_own_marble_behind_the_run() {
 #[test]
 fn push_out_and_marbles_to_win() {
     // Black e7 e8 pushes white e9 off the board.
-    let rules = Rules { marbles_to_win: 2, max_plies: None };
+    let rules = Rules { marbles_to_win: 2, ..Rules::default() };
     let mut s = pos_rules(&board_text("e7 e8", "e9 a1", "b"), rules);
     play(&mut s, "e7e8");
     assert_eq!(s.pushed_out_by(0), 1);
     assert_eq!(s.marbles(1).count_ones(), 1);
     assert!(s.to_move() != Turn::Over);
     // With marbles-to-win 1 the same push wins at once.
-    let rules = Rules { marbles_to_win: 1, max_plies: None };
+    let rules = Rules { marbles_to_win: 1, ..Rules::default() };
     let mut s = pos_rules(&board_text("e7 e8", "e9 a1", "b"), rules);
     play(&mut s, "e7e8");
     let o = s.outcome().unwrap();
@@ -274,6 +274,56 @@ fn repetition_counts_only_the_same_side_to_move() {
     assert!(s.outcome().is_none());
 }
 
+/// A record of another system (no repetition rule): c3 and g5 step out and
+/// back twice, so that the start position, Black to move, occurs for the
+/// third time after ply 8 (start, ply 4, ply 8: counted by hand); then the game
+/// goes on.
+const FOREIGN_RECORD: &str = "[Game \"abalone\"]\n[Variant \"standard\"]\n\n\
+    1.c3d3 g5f5 2.d3c3 f5g5 3.c3d3 g5f5 4.d3c3 f5g5 5.a1b2 i5h5 *\n";
+
+fn replay(text: &str, options: &[&str]) -> Result<Box<dyn plateau_core::AnyMatch>, plateau_core::RecordError> {
+    let mut record = plateau_core::Record::parse(text).unwrap();
+    for o in options {
+        record.tags.push(("Option".into(), o.to_string()));
+    }
+    plateau_core::Registry::new().with(plateau_core::entry::<Abalone>()).replay(&record, None, None)
+}
+
+#[test]
+fn a_record_with_a_threefold_repetition_replays_with_repetition_off() {
+    // By default (the specification), the ninth move comes after the draw.
+    let e = replay(FOREIGN_RECORD, &[]).err().expect("refused by default");
+    assert_eq!(e.to_string(), "ply 9 (a1b2): the game is over");
+    let e = replay(FOREIGN_RECORD, &["repetition=draw"]).err().expect("refused with repetition=draw");
+    assert_eq!(e.to_string(), "ply 9 (a1b2): the game is over");
+    // The first eight plies alone end in a draw by repetition.
+    let eight = FOREIGN_RECORD.replace("5.a1b2 i5h5 ", "");
+    let m = replay(&eight, &[]).unwrap();
+    let o = m.outcome().expect("threefold repetition");
+    assert!(o.is_draw());
+    assert_eq!(o.reason, "threefold repetition");
+    assert_eq!(m.ply(), 8);
+    // With repetition=off the record replays to its end, and the game goes on.
+    let m = replay(FOREIGN_RECORD, &["repetition=off"]).unwrap();
+    assert_eq!(m.ply(), 10);
+    assert_eq!(m.outcome(), None);
+    assert_eq!(m.to_move(), Turn::Seat(0));
+}
+
+#[test]
+fn repetition_off_never_draws_by_repetition() {
+    let rules = Rules { repetition_draw: false, ..Rules::default() };
+    let mut s = pos_rules(&board_text("a1", "i9", "b"), rules);
+    for _ in 0..5 {
+        play(&mut s, "a1a2");
+        play(&mut s, "i9i8");
+        play(&mut s, "a2a1");
+        play(&mut s, "i8i9");
+    }
+    assert_eq!(s.repetitions(), 6);
+    assert_eq!(s.outcome(), None);
+}
+
 #[test]
 fn a_side_without_moves_draws() {
     // White's only marble at a1 is walled in by black marbles it cannot push
@@ -295,7 +345,7 @@ fn max_plies_ends_the_game() {
     assert!(o.is_draw());
     assert_eq!(o.reason, "max-plies");
     // More marbles pushed out wins.
-    let rules = Rules { marbles_to_win: 6, max_plies: Some(1) };
+    let rules = Rules { max_plies: Some(1), ..Rules::default() };
     let mut s = pos_rules(&board_text("e7 e8 a1", "e9 a5", "b"), rules);
     play(&mut s, "e7e8");
     assert_eq!(s.outcome().unwrap().winners(), vec![0]);
@@ -352,6 +402,7 @@ fn conformance_all_layouts() {
     for (name, _, _) in plateau_abalone::LAYOUTS {
         let stats = kit.run::<Abalone>(name, &[("max-plies", "300")]);
         println!("{name}: {stats}");
+        assert_eq!(stats.finished, 60, "{name}: every game ends, by max-plies at the latest: {stats}");
     }
 }
 
@@ -361,7 +412,8 @@ fn conformance_short_games() {
     kit.ply_cap = 3000;
     let stats = kit.run::<Abalone>("belgian-daisy", &[("marbles-to-win", "1")]);
     println!("marbles-to-win=1: {stats}");
-    assert!(stats.finished > 0);
+    assert_eq!(stats.finished, 200, "{stats}");
+    assert!(stats.endings.contains_key("push-out"), "{stats}");
     let stats = kit.run::<Abalone>("standard", &[("max-plies", "40")]);
     assert_eq!(stats.finished, 200);
 }

@@ -415,18 +415,35 @@ async fn the_api_describes_the_games_and_pages_lists() {
     assert_eq!(games.len(), plateau_games::registry().games().count());
     for g in games {
         assert!(g["variants"].as_array().is_some_and(|v| !v.is_empty()), "{g}");
-        let levels = if plateau_games::players(g["name"].as_str().unwrap()).is_ok() { 6 } else { 0 };
-        assert_eq!(g["levels"].as_array().map(Vec::len), Some(levels), "{g}");
+        // Every game of the catalogue has computer players, at six levels.
+        assert!(plateau_games::players(g["name"].as_str().unwrap()).is_ok(), "{g}");
+        assert_eq!(g["levels"].as_array().map(Vec::len), Some(6), "{g}");
     }
     let (st, setup) = post(s.addr, "/api/setup", None, json!({ "game": "abalone", "variant": "belgian-daisy" })).await;
     assert_eq!(st, 200, "{setup}");
     assert_eq!(setup["seats"].as_array().unwrap().len(), 2);
-    // Paging: 5 open games, 2 a page.
-    let mut ids = Vec::new();
+    // Paging: 5 open games, 2 a page. Games made within the same
+    // millisecond tie on `updated_at` and are ordered by id, so the expected
+    // order is read from the listing's own fields, not from the order of
+    // creation (which would need the clock to tick between creations).
+    let mut made = Vec::new();
     for _ in 0..5 {
-        ids.push(create(s.addr, json!({ "game": "abalone" })).await.0);
-        tokio::time::sleep(Duration::from_millis(2)).await;
+        made.push(create(s.addr, json!({ "game": "abalone" })).await.0);
     }
+    let (st, all) = get(s.addr, "/api/games?status=open&limit=100", None).await;
+    assert_eq!(st, 200, "{all}");
+    let mut keyed: Vec<(i64, String)> = all["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["updated_at"].as_i64().unwrap(), g["id"].as_str().unwrap().to_string()))
+        .collect();
+    let mut listed: Vec<String> = keyed.iter().map(|(_, id)| id.clone()).collect();
+    listed.sort();
+    made.sort();
+    assert_eq!(listed, made, "the open games are the ones made");
+    keyed.sort_by(|a, b| b.cmp(a));
+    let ids: Vec<String> = keyed.into_iter().map(|(_, id)| id).collect();
     let mut seen = Vec::new();
     let mut cursor: Option<String> = None;
     loop {
@@ -444,8 +461,7 @@ async fn the_api_describes_the_games_and_pages_lists() {
             None => break,
         }
     }
-    ids.reverse();
-    assert_eq!(seen, ids, "newest first, each once");
+    assert_eq!(seen, ids, "newest first (then by id), each once");
     // The index page and the docs.
     let r = client::get(s.addr, "/", None).await.unwrap();
     assert_eq!(r.status, 200);
