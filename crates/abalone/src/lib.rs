@@ -1,4 +1,4 @@
-//! Abalone, as specified in the project's `rules/abalone.md`.
+//! Abalone, as specified in the project's `docs/rules/abalone.md`.
 //!
 //! - [`Abalone`] is the configured game (layout or given position,
 //!   `marbles-to-win`, `max-plies`); [`AbaloneState`] a position.
@@ -18,7 +18,8 @@
 //! 2, never into or past an own marble) or broadside (sideways, into empty
 //! cells, never pushing). The first side to push out `marbles-to-win` (default
 //! 6) opponent marbles wins. Decisions of the specification: the third
-//! occurrence of a position with the same side to move is a draw; a side with no
+//! occurrence of a position with the same side to move is a draw (option
+//! `repetition=off` drops the rule, for records of other systems); a side with no
 //! legal move draws; with `max-plies`, the game ends after that many plies and
 //! the side that pushed out more marbles wins (equal counts draw).
 //!
@@ -121,6 +122,13 @@ static INFO: GameInfo = GameInfo {
             default: "none",
             untrusted_max: None,
         },
+        OptionSpec {
+            name: "repetition",
+            help: "draw: the third occurrence of a position with the same side to move is a draw; off: no repetition rule (to replay records of systems without it, such as OpenSpiel's).",
+            kind: OptionKind::Choice(&["draw", "off"]),
+            default: "draw",
+            untrusted_max: None,
+        },
     ],
 };
 
@@ -155,6 +163,7 @@ impl Game for Abalone {
         let rules = Rules {
             marbles_to_win: settings.int("marbles-to-win") as u8,
             max_plies: settings.optional_int("max-plies").map(|m| m as u32),
+            repetition_draw: settings.text("repetition") == "draw",
         };
         let position = settings.text("position");
         if position.is_empty() {

@@ -104,11 +104,15 @@ pub struct Rules {
     pub marbles_to_win: u8,
     /// The game ends after this many plies, if set.
     pub max_plies: Option<u32>,
+    /// Whether the third occurrence of a position (same side to move) is a
+    /// draw (option `repetition=draw`, the default), or no rule at all
+    /// (`repetition=off`, for records of systems without the rule).
+    pub repetition_draw: bool,
 }
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { marbles_to_win: 6, max_plies: None }
+        Rules { marbles_to_win: 6, max_plies: None, repetition_draw: true }
     }
 }
 
@@ -524,7 +528,7 @@ impl AbaloneState {
                 }
             }
         }
-        if self.repetitions() >= 3 {
+        if self.rules.repetition_draw && self.repetitions() >= 3 {
             return Status::Drawn("threefold repetition");
         }
         if let Some(max) = self.rules.max_plies

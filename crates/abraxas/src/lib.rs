@@ -1,5 +1,5 @@
 //! Abraxas (Michael and Johann Rüttinger, Noris Spiele 1993) on the Plateau game
-//! model, as `shared/rules/abraxas.md` specifies it.
+//! model, as `docs/rules/abraxas.md` specifies it.
 //!
 //! # The game
 //!
@@ -106,6 +106,9 @@
 //! - `removal` (default `remaining-not-adjacent`, or `removed-not-adjacent`).
 //! - `stones-to-win` (default 11, 1 to 12).
 //! - `max-plies` (default 400).
+//! - `repetition` (default `draw`; `off` drops decision 9's draw by
+//!   repetition, so that a record made without the rule replays; `max-plies`
+//!   still bounds the game).
 //!
 //! # The six sheets
 //!
@@ -304,14 +307,26 @@ static INFO: GameInfo = GameInfo {
             default: "400",
             untrusted_max: None,
         },
+        OptionSpec {
+            name: "repetition",
+            help: "draw: the third occurrence of a position is a draw; off: no repetition rule (max-plies still ends the game), to replay records made without the rule",
+            kind: OptionKind::Choice(&["draw", "off"]),
+            default: "draw",
+            untrusted_max: None,
+        },
     ],
 };
 
 impl Abraxas {
     /// A game on `sheet` with the default options.
     pub fn new(sheet: Sheet) -> Abraxas {
-        let rules =
-            Rules { dots: sheet.dots(), stones_to_win: 11, max_plies: 400, removal: Removal::RemainingNotAdjacent };
+        let rules = Rules {
+            dots: sheet.dots(),
+            stones_to_win: 11,
+            max_plies: 400,
+            removal: Removal::RemainingNotAdjacent,
+            repetition_draw: true,
+        };
         Abraxas { sheet_name: Arc::from(sheet.name()), sheet, plate_start: PlatePos::BottomLeft, rules }
     }
 
@@ -336,6 +351,13 @@ impl Abraxas {
     /// The same game with another move cap (at least 1).
     pub fn with_max_plies(mut self, n: u32) -> Abraxas {
         self.rules.max_plies = n.max(1);
+        self
+    }
+
+    /// The same game with (`true`, the default) or without the draw by
+    /// threefold repetition (option `repetition=draw|off`).
+    pub fn with_repetition_draw(mut self, draw: bool) -> Abraxas {
+        self.rules.repetition_draw = draw;
         self
     }
 
@@ -376,7 +398,8 @@ impl Game for Abraxas {
             .with_plate_start(plate)
             .with_removal(removal)
             .with_stones_to_win(win.clamp(1, 12) as u8)
-            .with_max_plies(max.clamp(1, 100_000) as u32))
+            .with_max_plies(max.clamp(1, 100_000) as u32)
+            .with_repetition_draw(settings.text("repetition") == "draw"))
     }
 
     fn seats(&self) -> usize {

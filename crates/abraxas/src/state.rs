@@ -59,6 +59,8 @@ pub(crate) struct Rules {
     pub stones_to_win: u8,
     pub max_plies: u32,
     pub removal: Removal,
+    /// The third occurrence of a position is a draw (option `repetition`).
+    pub repetition_draw: bool,
 }
 
 /// What the player to move is deciding.
@@ -498,7 +500,7 @@ impl AbraxasState {
         }
         let key = self.c.key;
         let window = &self.history[self.c.irrev as usize..];
-        if window.len() >= 5 && window.iter().filter(|&&k| k == key).count() >= 3 {
+        if self.rules.repetition_draw && window.len() >= 5 && window.iter().filter(|&&k| k == key).count() >= 3 {
             self.c.end = Some(End::Repetition);
         } else if self.c.ply >= self.rules.max_plies {
             self.c.end = Some(End::MoveCap);

@@ -430,6 +430,35 @@ fn third_repetition_is_a_draw() {
 }
 
 #[test]
+fn repetition_off_plays_on_after_the_third_repetition() {
+    // The moves of third_repetition_is_a_draw, three rounds: the start
+    // position comes back after plies 4, 8 and 12; with repetition=off
+    // nothing ends.
+    let text = grid(
+        "taken: 10 10\n",
+        &["r........", ".........", "......r..", ".........", "...r.....", ".........", ".........", "r........"],
+    );
+    let mut s = game().with_repetition_draw(false).position(&text).unwrap();
+    let cell_of = |s: &AbraxasState, hf: u8, hr: u8| {
+        let (dx, dy) = s.plate().offset();
+        Cell::new(hf + dx, hr + dy).unwrap().to_string()
+    };
+    let plan = [((0, 0), (1, 0)), ((0, 7), (1, 7)), ((1, 0), (0, 0)), ((1, 7), (0, 7))];
+    let start = s.key();
+    for round in 0..3 {
+        for ((ff, fr), (tf, tr)) in plan {
+            assert!(s.end().is_none(), "round {round}");
+            let mv = format!("{}-{}", cell_of(&s, ff, fr), cell_of(&s, tf, tr));
+            play(&mut s, &mv);
+        }
+        assert_eq!(s.key(), start);
+    }
+    assert_eq!(s.end(), None);
+    assert_eq!(s.ply(), 12);
+    assert_eq!(s.to_move(), Turn::Seat(0));
+}
+
+#[test]
 fn max_plies_ends_in_a_draw() {
     let g = game().with_max_plies(3);
     let mut s = g.position(&grid("", &[])).unwrap();
