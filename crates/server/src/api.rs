@@ -120,7 +120,7 @@ pub(crate) async fn list(
     } else {
         None
     };
-    let titles: Vec<(&str, &str)> = st.0.registry.games().map(|g| (g.info().name, g.info().title)).collect();
+    let titles: Vec<(&str, &str)> = st.0.ctx.registry.games().map(|g| (g.info().name, g.info().title)).collect();
     let games: Vec<Value> = rows
         .iter()
         .map(|l| {
@@ -285,7 +285,8 @@ fn option_kind_json(o: &plateau_core::OptionSpec) -> Value {
 /// `GET /api/catalog`: every game, its variants, options and computer levels.
 pub(crate) async fn catalog(State(st): State<AppState>) -> Json<Value> {
     let games: Vec<Value> =
-        st.0.registry
+        st.0.ctx
+            .registry
             .games()
             .map(|g| {
                 let i = g.info();
@@ -334,7 +335,7 @@ pub(crate) async fn setup(State(st): State<AppState>, body: Result<Bytes, BytesR
     let req: SetupRequest = parse_json(body)?;
     let bad = |m: String| ApiError::bad_request("bad_setup", m);
     let options = options_of(&req.options)?;
-    let entry = st.0.registry.get(&req.game).map_err(|e| bad(e.to_string()))?;
+    let entry = st.0.ctx.registry.get(&req.game).map_err(|e| bad(e.to_string()))?;
     let seed = match &req.seed {
         Some(_) if entry.info().hidden => return Err(bad(hidden_seed_refused(entry.info().title))),
         Some(SeedValue::Num(n)) => *n,
@@ -356,17 +357,17 @@ pub(crate) async fn setup(State(st): State<AppState>, body: Result<Bytes, BytesR
 pub(crate) async fn stats(State(st): State<AppState>) -> Json<Value> {
     use std::sync::atomic::Ordering::Relaxed;
     let s = &st.0;
-    let w = &s.writer.stats;
+    let w = &s.ctx.writer.stats;
     Json(json!({
-        "games_in_memory": s.tables.lock().map(|m| m.len()).unwrap_or(0),
+        "games_in_memory": s.ctx.in_memory(),
         "connections": s.connections.load(Relaxed),
         "commits": w.commits.load(Relaxed),
         "write_groups": w.groups.load(Relaxed),
         "write_failures": w.failures.load(Relaxed),
         "commit_micros": w.commit_micros.load(Relaxed),
         "max_commit_micros": w.max_commit_micros.load(Relaxed),
-        "ai_threads": s.pool.threads(),
-        "ai_queued": s.pool.queued(),
+        "ai_threads": s.ctx.pool.threads(),
+        "ai_queued": s.ctx.pool.queued(),
     }))
 }
 

@@ -50,6 +50,7 @@ pub mod client;
 pub mod error;
 pub mod ids;
 pub mod loadtest;
+pub mod players;
 pub mod pool;
 pub mod protocol;
 pub mod store;
@@ -73,7 +74,8 @@ use tokio::sync::oneshot;
 
 pub use error::ApiError;
 pub use listen::ConnLimits;
-pub use state::{CreateRequest, Limits, OptionValue, SeatRequest, SeedValue, make_player};
+pub use players::{check_spec, make_player};
+pub use state::{CreateRequest, Limits, OptionValue, SeatRequest, SeedValue};
 pub use store::Durability;
 
 /// The API reference, served at `/api/docs`.
@@ -231,7 +233,7 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
 /// The routes of the server, with `ui` merged in (or a short index page at
 /// `/` when there is none).
 pub fn router(state: AppState, ui: Option<Router>) -> Router {
-    let limits = state.0.limits.clone();
+    let limits = state.0.limits().clone();
     let api = Router::new()
         .route("/api/health", get(api::health))
         .route("/api/docs", get(api::docs))
@@ -290,7 +292,7 @@ async fn rate_limit(
     mut req: Request,
     next: Next,
 ) -> Response {
-    if let Some(ip) = client_ip(&st.0.limits, &req) {
+    if let Some(ip) = client_ip(st.0.limits(), &req) {
         if !st.0.http_allowed(ip) {
             return ApiError::rate_limited().into_response();
         }

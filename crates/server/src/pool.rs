@@ -153,7 +153,7 @@ fn run_job(job: Job) {
             Some(p) => Ok(p),
             // A failure is the caller's to handle (the table logs it and
             // plays a random move).
-            None => crate::state::make_player(game.info().name, &spec),
+            None => crate::players::make_player(game.info().name, &spec),
         };
         match made {
             Ok(mut player) => {

@@ -3,11 +3,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use plateau_ai::{AnyPlayer, Kind, PlayerSpec};
+use plateau_ai::AnyPlayer;
 use plateau_core::{Options, Registry, Seat, Setup};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -16,7 +16,7 @@ use crate::error::ApiError;
 use crate::ids;
 use crate::pool::AiPool;
 use crate::store::{GameRow, SeatKind, SeatRow, Status, Storage, WriteOp, Writer};
-use crate::table::{Cmd, Table, now_ms};
+use crate::table::{Cmd, Table, TableCtx, now_ms};
 
 /// The limits the server enforces.
 #[derive(Clone, Debug)]
@@ -122,19 +122,16 @@ impl Bucket {
 
 /// Everything the handlers and the games share.
 pub struct Shared {
-    pub(crate) registry: Registry,
-    pub(crate) writer: Writer,
+    /// What the games' tasks share (the rules, the writer, the computer
+    /// players, the limits, the games in memory).
+    pub(crate) ctx: Arc<TableCtx>,
     pub(crate) store: Arc<dyn Storage>,
-    pub(crate) pool: AiPool,
-    pub(crate) limits: Limits,
-    pub(crate) tables: Mutex<HashMap<String, (u64, mpsc::Sender<Cmd>)>>,
     /// Games being loaded, each with its own lock: a slow load never holds
     /// up another game's.
     loading: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-    next: AtomicU64,
     pub(crate) connections: AtomicUsize,
     http_buckets: Mutex<HashMap<IpAddr, Bucket>>,
-    clients: Mutex<HashMap<IpAddr, ClientUse>>,
+    clients: Arc<Mutex<HashMap<IpAddr, ClientUse>>>,
 }
 
 /// What one client address has going on the computer players.
@@ -147,14 +144,14 @@ struct ClientUse {
 /// A client's share of the computer players, held by a game with computer
 /// seats until it ends (or leaves memory).
 pub(crate) struct ComputerSlot {
-    shared: Arc<Shared>,
+    clients: Arc<Mutex<HashMap<IpAddr, ClientUse>>>,
     ip: IpAddr,
     only: bool,
 }
 
 impl Drop for ComputerSlot {
     fn drop(&mut self) {
-        if let Ok(mut map) = self.shared.clients.lock()
+        if let Ok(mut map) = self.clients.lock()
             && let Some(u) = map.get_mut(&self.ip)
         {
             u.computer_games = u.computer_games.saturating_sub(1);
@@ -237,53 +234,6 @@ pub struct CreateRequest {
     pub name: Option<String>,
 }
 
-/// The longest search a client may ask of a server's computer player, a move.
-pub const MAX_SEARCH_TIME: Duration = Duration::from_secs(10);
-/// The most nodes (alpha-beta) a client may ask for, a move.
-pub const MAX_SEARCH_NODES: u64 = 50_000_000;
-/// The most iterations (MCTS) a client may ask for, a move.
-pub const MAX_SEARCH_ITERATIONS: u64 = 2_000_000;
-
-/// Check a computer player spec sent by a client: levels, `random` and
-/// `greedy` are always allowed; a search needs a time limit of at most
-/// [`MAX_SEARCH_TIME`] a move, and its other budgets are capped too
-/// ([`MAX_SEARCH_NODES`], [`MAX_SEARCH_ITERATIONS`]; depth is capped by the
-/// spec itself), so that no client can tie up a worker thread.
-pub fn check_spec(spec: &str) -> Result<PlayerSpec, String> {
-    let parsed = PlayerSpec::parse(spec).map_err(|e| e.to_string())?;
-    match parsed.kind {
-        Kind::Human => return Err("a human seat is {\"kind\": \"human\"}".into()),
-        Kind::Level(_) | Kind::Random | Kind::Greedy => {}
-        _ => {
-            let b = parsed.budget;
-            match b.time {
-                Some(t) if t <= MAX_SEARCH_TIME => {}
-                _ => {
-                    return Err(format!(
-                        "{spec}: a search on the server needs time=... of at most {}s",
-                        MAX_SEARCH_TIME.as_secs()
-                    ));
-                }
-            }
-            if b.nodes.is_some_and(|n| n > MAX_SEARCH_NODES) {
-                return Err(format!("{spec}: at most {MAX_SEARCH_NODES} nodes on the server"));
-            }
-            if b.iterations.is_some_and(|n| n > MAX_SEARCH_ITERATIONS) {
-                return Err(format!("{spec}: at most {MAX_SEARCH_ITERATIONS} iterations on the server"));
-            }
-        }
-    }
-    Ok(parsed)
-}
-
-/// A computer player for a server seat, from a spec that [`check_spec`]
-/// accepts.
-pub fn make_player(game: &str, spec: &str) -> Result<Box<dyn AnyPlayer>, String> {
-    let parsed = check_spec(spec)?;
-    let players = plateau_games::players(game).map_err(|e| e.to_string())?;
-    players.create(&parsed).map_err(|e| e.to_string())
-}
-
 impl Shared {
     pub(crate) fn new(
         registry: Registry,
@@ -293,47 +243,18 @@ impl Shared {
         limits: Limits,
     ) -> Self {
         Shared {
-            registry,
-            writer,
+            ctx: Arc::new(TableCtx::new(registry, writer, pool, limits)),
             store,
-            pool,
-            limits,
-            tables: Mutex::new(HashMap::new()),
             loading: Mutex::new(HashMap::new()),
-            next: AtomicU64::new(1),
             connections: AtomicUsize::new(0),
             http_buckets: Mutex::new(HashMap::new()),
-            clients: Mutex::new(HashMap::new()),
+            clients: Arc::new(Mutex::new(HashMap::new())),
         }
     }
 
-    /// A fresh number (watcher ids, task generations).
-    pub(crate) fn next_id(&self) -> u64 {
-        self.next.fetch_add(1, Ordering::Relaxed)
-    }
-
-    /// Start a game's task.
-    pub(crate) fn install(self: &Arc<Self>, table: Table) -> mpsc::Sender<Cmd> {
-        let (tx, rx) = mpsc::channel(256);
-        let generation = self.next_id();
-        let id = table.id().to_string();
-        if let Ok(mut map) = self.tables.lock() {
-            map.insert(id, (generation, tx.clone()));
-        }
-        tokio::spawn(table.run(rx, generation));
-        tx
-    }
-
-    fn lookup(&self, id: &str) -> Option<mpsc::Sender<Cmd>> {
-        let mut map = self.tables.lock().ok()?;
-        match map.get(id) {
-            Some((_, tx)) if !tx.is_closed() => Some(tx.clone()),
-            Some(_) => {
-                map.remove(id);
-                None
-            }
-            None => None,
-        }
+    /// The limits enforced.
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.ctx.limits
     }
 
     /// The task of game `id`, loading the game from the database if needed.
@@ -341,7 +262,7 @@ impl Shared {
         if !ids::well_formed(id) || id.len() > 32 {
             return Err(ApiError::not_found(format!("there is no game {id:?}")));
         }
-        if let Some(tx) = self.lookup(id) {
+        if let Some(tx) = self.ctx.lookup(id) {
             return Ok(tx);
         }
         let lock = {
@@ -360,7 +281,7 @@ impl Shared {
     }
 
     async fn load(self: &Arc<Self>, id: &str) -> Result<mpsc::Sender<Cmd>, ApiError> {
-        if let Some(tx) = self.lookup(id) {
+        if let Some(tx) = self.ctx.lookup(id) {
             return Ok(tx);
         }
         let stored = self
@@ -371,11 +292,11 @@ impl Shared {
             .ok_or_else(|| ApiError::not_found(format!("there is no game {id:?}")))?;
         // Replaying the moves (and a finished game's results) is CPU work:
         // off the async runtime.
-        let shared = self.clone();
-        let table = tokio::task::spawn_blocking(move || Table::restore(shared, stored))
+        let ctx = self.ctx.clone();
+        let table = tokio::task::spawn_blocking(move || Table::restore(ctx, stored))
             .await
             .map_err(|_| ApiError::internal("loading the game failed"))??;
-        Ok(self.install(table))
+        Ok(self.ctx.install(table))
     }
 
     /// Send a command to game `id` and wait for its answer, loading the game
@@ -420,8 +341,8 @@ impl Shared {
             map.retain(|_, b| now.duration_since(b.last) < Duration::from_secs(60));
         }
         map.entry(addr)
-            .or_insert_with(|| Bucket::new(self.limits.http_burst))
-            .take(self.limits.http_rate, self.limits.http_burst)
+            .or_insert_with(|| Bucket::new(self.ctx.limits.http_burst))
+            .take(self.ctx.limits.http_rate, self.ctx.limits.http_burst)
     }
 
     /// Take a share of the computer players for a new game of `client` with
@@ -431,13 +352,13 @@ impl Shared {
         let u = map.entry(client).or_default();
         let too_many =
             |what: String| ApiError::new(axum::http::StatusCode::TOO_MANY_REQUESTS, "too_many_computer_games", what);
-        if u.computer_games >= self.limits.computer_games_per_client {
+        if u.computer_games >= self.ctx.limits.computer_games_per_client {
             return Err(too_many(format!(
                 "you already have {} games with computer players going: finish or abort one first",
                 u.computer_games
             )));
         }
-        if only && u.computer_only >= self.limits.computer_only_games_per_client {
+        if only && u.computer_only >= self.ctx.limits.computer_only_games_per_client {
             return Err(too_many(format!(
                 "you already have {} games between computers going: wait for one to end",
                 u.computer_only
@@ -447,7 +368,7 @@ impl Shared {
         if only {
             u.computer_only += 1;
         }
-        Ok(ComputerSlot { shared: self.clone(), ip: client, only })
+        Ok(ComputerSlot { clients: self.clients.clone(), ip: client, only })
     }
 
     /// Create a game for `client`.
@@ -457,7 +378,7 @@ impl Shared {
             return Err(bad("the game name is too long".into()));
         }
         let options = options_of(&req.options)?;
-        let entry = self.registry.get(&req.game).map_err(|e| bad(e.to_string()))?;
+        let entry = self.ctx.registry.get(&req.game).map_err(|e| bad(e.to_string()))?;
         let info = entry.info();
         // A game with hidden information is dealt from a seed the server
         // draws when its last seat is taken, never from a client's (whoever
@@ -492,7 +413,7 @@ impl Shared {
                 SeatRequest::Computer { player } => {
                     // Made off the async runtime: a search's tables take time to allocate.
                     let (game, spec) = (info.name, player.clone());
-                    let p = tokio::task::spawn_blocking(move || make_player(game, &spec))
+                    let p = tokio::task::spawn_blocking(move || crate::players::make_player(game, &spec))
                         .await
                         .map_err(|_| ApiError::internal("the computer player could not be made"))?
                         .map_err(|e| bad(format!("seat {i}: {e}")))?;
@@ -557,15 +478,16 @@ impl Shared {
             created_at: now,
             updated_at: now,
         };
-        self.writer
+        self.ctx
+            .writer
             .commit(vec![WriteOp::InsertGame { game: row.clone(), seats: seats.clone() }])
             .await
             .map_err(ApiError::storage)?;
         let id = row.id.clone();
-        let mut table = Table::new(self.clone(), row, &seats, m, players);
+        let mut table = Table::new(self.ctx.clone(), row, &seats, m, players);
         table.set_owner(client.to_string(), slot);
         let state = table.state_json(creator, true, true);
-        self.install(table);
+        self.ctx.install(table);
         Ok(Created { id, seat: creator, token, state })
     }
 }

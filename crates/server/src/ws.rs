@@ -40,14 +40,14 @@ pub(crate) async fn upgrade(
     let shared = st.0;
     // Refuse unknown games before upgrading, with a plain JSON 404.
     let table = shared.table(&id).await?;
-    if shared.connections.load(Ordering::Relaxed) >= shared.limits.max_connections {
+    if shared.connections.load(Ordering::Relaxed) >= shared.limits().max_connections {
         return Err(ApiError::new(
             axum::http::StatusCode::SERVICE_UNAVAILABLE,
             "too_many_connections",
             "the server has too many connections",
         ));
     }
-    let max = shared.limits.max_frame;
+    let max = shared.limits().max_frame;
     Ok(ws
         .max_message_size(max)
         .max_frame_size(max)
@@ -86,7 +86,7 @@ async fn fail(socket: &mut WebSocket, e: &ApiError, code: u16) {
 }
 
 async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut socket: WebSocket) {
-    let limits = &shared.limits;
+    let limits = &shared.limits();
     // 1. Hello.
     let hello = match tokio::time::timeout(limits.hello_timeout, socket.recv()).await {
         Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<ClientMsg>(&t),

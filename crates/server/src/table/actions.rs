@@ -287,7 +287,7 @@ impl Table {
         let deal = if filled && info.hidden && info.uses_seed {
             let seed = ids::random_u64()?;
             let setup = Setup { variant: self.row.variant.clone(), options: self.row.options.clone(), seed };
-            let m = catch(|| self.shared.registry.new_match(&self.row.game, &setup))?
+            let m = catch(|| self.ctx.registry.new_match(&self.row.game, &setup))?
                 .map_err(|e| ApiError::internal(format!("the game cannot be dealt: {e}")))?;
             Some((seed, m))
         } else {
@@ -343,7 +343,7 @@ impl Table {
             options: self.row.options.clone(),
             seed: if info.uses_seed { ids::random_u64()? } else { self.row.seed },
         };
-        let m = catch(|| self.shared.registry.new_match(&self.row.game, &setup))?
+        let m = catch(|| self.ctx.registry.new_match(&self.row.game, &setup))?
             .map_err(|e| ApiError::internal(format!("the rematch cannot be set up: {e}")))?;
         let now = now_ms();
         let new_id = ids::new_game_id()?;
@@ -387,10 +387,10 @@ impl Table {
         let rows = self.commit(evs, ops).await?;
         self.rematch_offers.push(seat);
         self.row.rematch = Some(new_id);
-        let mut table = Table::new(self.shared.clone(), row, &seats, m, Vec::new());
+        let mut table = Table::new(self.ctx.clone(), row, &seats, m, Vec::new());
         // The rematch waits in the same line of the computer players' queue.
         table.set_owner(self.owner.clone(), None);
-        self.shared.install(table);
+        self.ctx.install(table);
         self.publish(rows, false);
         Ok(())
     }

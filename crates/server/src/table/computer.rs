@@ -15,7 +15,7 @@ impl Table {
         }
         let player = slot.player.take();
         let spec = slot.spec.clone().unwrap_or_else(|| "random".to_string());
-        match self.shared.pool.submit(&self.owner, player, &spec, self.m.clone_box()) {
+        match self.ctx.pool.submit(&self.owner, player, &spec, self.m.clone_box()) {
             Ok(rx) => self.ai = Some(AiWait { seat: s, pos_version: self.pos_version, rx }),
             Err(e) => {
                 // The player was dropped with the job: it is made again from

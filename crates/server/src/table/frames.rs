@@ -271,11 +271,11 @@ impl Table {
             (view_of(&*self.m, reader), self.m.to_move().seat())
         } else {
             // An earlier position: replayed off the async runtime.
-            let shared = self.shared.clone();
+            let ctx = self.ctx.clone();
             let (game, setup) = (self.row.game.clone(), self.m.setup().clone());
             let replayed = tokio::task::spawn_blocking(move || {
                 catch(|| -> Result<(Value, Option<Seat>), String> {
-                    let mut m = shared.registry.new_match(&game, &setup).map_err(|e| e.to_string())?;
+                    let mut m = ctx.registry.new_match(&game, &setup).map_err(|e| e.to_string())?;
                     for mv in &history[..ply as usize] {
                         m.play(mv).map_err(|e| e.to_string())?;
                     }

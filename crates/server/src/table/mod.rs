@@ -21,11 +21,14 @@ use crate::error::ApiError;
 use crate::ids;
 use crate::pool::JobResult;
 use crate::protocol::{Action, MAX_MOVE_LEN};
-use crate::state::{ComputerSlot, Shared};
+use crate::state::ComputerSlot;
+
 use crate::store::{EventKind, EventRow, GameRow, SeatKind, SeatRow, Status, StoredGame, WriteOp};
+pub(crate) use ctx::TableCtx;
 
 mod actions;
 mod computer;
+mod ctx;
 mod frames;
 mod restore;
 mod watchers;
@@ -124,7 +127,7 @@ struct AiWait {
 
 /// One game's task state.
 pub(crate) struct Table {
-    shared: Arc<Shared>,
+    ctx: Arc<TableCtx>,
     row: GameRow,
     m: Box<dyn AnyMatch>,
     seats: Vec<SeatSlot>,
@@ -181,7 +184,7 @@ fn view_of(m: &dyn AnyMatch, reader: Reader) -> Value {
 impl Table {
     /// A new game, as created (or as a rematch).
     pub(crate) fn new(
-        shared: Arc<Shared>,
+        ctx: Arc<TableCtx>,
         row: GameRow,
         seats: &[SeatRow],
         m: Box<dyn AnyMatch>,
@@ -194,7 +197,7 @@ impl Table {
         let owner = format!("game:{}", row.id);
         let founders = founders_of(seats, &[]);
         let mut t = Table {
-            shared,
+            ctx,
             row,
             m,
             seats: slots,
@@ -275,25 +278,13 @@ impl Table {
             return None;
         }
         Some(match self.row.status {
-            Status::Finished | Status::Aborted => self.shared.limits.idle_finished,
-            Status::Open | Status::Live => self.shared.limits.idle_live,
+            Status::Finished | Status::Aborted => self.ctx.limits.idle_finished,
+            Status::Open | Status::Live => self.ctx.limits.idle_live,
         })
     }
 
     fn try_evict(&mut self, rx: &mut mpsc::Receiver<Cmd>, generation: u64) -> bool {
-        let Ok(mut map) = self.shared.tables.lock() else { return false };
-        if !rx.is_empty() {
-            return false;
-        }
-        if map.get(&self.row.id).is_some_and(|(g, _)| *g == generation) {
-            map.remove(&self.row.id);
-        }
-        drop(map);
-        rx.close();
-        // Commands that slipped in are dropped: their callers see the reply
-        // channel closed and ask again, which loads the game afresh.
-        while rx.try_recv().is_ok() {}
-        true
+        self.ctx.evict(&self.row.id, generation, rx)
     }
 
     async fn handle(&mut self, cmd: Cmd) {
@@ -384,7 +375,7 @@ impl Table {
             .map(|(i, (kind, seat, data))| EventRow { version: self.version + i as u64 + 1, kind, seat, data, at })
             .collect();
         ops.extend(rows.iter().map(|e| WriteOp::InsertEvent { game_id: self.row.id.clone(), event: e.clone() }));
-        self.shared.writer.commit(ops).await.map_err(ApiError::storage)?;
+        self.ctx.writer.commit(ops).await.map_err(ApiError::storage)?;
         Ok(rows)
     }
 

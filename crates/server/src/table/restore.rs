@@ -74,9 +74,9 @@ impl Table {
     /// A stored game, rebuilt by replaying its events. CPU work: call it
     /// off the async runtime. A finished game's results are computed here
     /// too ([`AnyMatch::settle`]), so that no read of it repeats the work.
-    pub(crate) fn restore(shared: Arc<Shared>, stored: StoredGame) -> Result<Table, ApiError> {
+    pub(crate) fn restore(ctx: Arc<TableCtx>, stored: StoredGame) -> Result<Table, ApiError> {
         let row = stored.game;
-        let Replayed { mut m, draw_offers, rematch_offers } = replay(&shared.registry, &row, &stored.events)?;
+        let Replayed { mut m, draw_offers, rematch_offers } = replay(&ctx.registry, &row, &stored.events)?;
         if stored.seats.len() != m.seats() || stored.seats.iter().enumerate().any(|(i, s)| s.seat != i) {
             return Err(ApiError::internal(format!(
                 "stored game {} has {} seats where its set-up has {}",
@@ -86,7 +86,7 @@ impl Table {
             )));
         }
         catch(|| m.settle())?;
-        let mut t = Table::new(shared, row, &stored.seats, m, Vec::new());
+        let mut t = Table::new(ctx, row, &stored.seats, m, Vec::new());
         t.founders = founders_of(&stored.seats, &stored.events);
         t.draw_offers = draw_offers;
         t.rematch_offers = rematch_offers;
@@ -104,7 +104,7 @@ impl Table {
     /// it from the committed events instead of going on with a half-changed
     /// one.
     pub(super) fn rebuild(&mut self) {
-        match replay(&self.shared.registry, &self.row, &self.events) {
+        match replay(&self.ctx.registry, &self.row, &self.events) {
             Ok(r) => {
                 self.m = r.m;
                 self.set_meta();

@@ -17,7 +17,7 @@ impl Table {
         let seat = self.auth(token)?;
         match seat {
             // Spectators share a cap; a seat never counts against it.
-            None if self.spectators() >= self.shared.limits.watchers_per_game => {
+            None if self.spectators() >= self.ctx.limits.watchers_per_game => {
                 return Err(ApiError::new(
                     axum::http::StatusCode::SERVICE_UNAVAILABLE,
                     "too_many_watchers",
@@ -28,8 +28,11 @@ impl Table {
             // A seat always gets in: its newest socket replaces its oldest
             // past the cap (a tab left open elsewhere).
             Some(s) => {
-                let mine: Vec<u64> = self.subs.iter().filter(|x| x.seat == Some(s)).map(|x| x.id).collect();
-                let excess = (mine.len() + 1).saturating_sub(self.shared.limits.sockets_per_seat.max(1));
+                // Sockets of the seat, oldest first (ids grow with time; the
+                // list's order does not keep it).
+                let mut mine: Vec<u64> = self.subs.iter().filter(|x| x.seat == Some(s)).map(|x| x.id).collect();
+                mine.sort_unstable();
+                let excess = (mine.len() + 1).saturating_sub(self.ctx.limits.sockets_per_seat.max(1));
                 for old in mine.into_iter().take(excess) {
                     let frame = ApiError::conflict(
                         "replaced",
@@ -45,14 +48,14 @@ impl Table {
                 }
             }
         }
-        let catchup = self.shared.limits.catchup;
+        let catchup = self.ctx.limits.catchup;
         let events: Option<Vec<Value>> = match since {
             Some(v) if v <= self.version && self.version - v <= catchup => {
                 Some(self.events.get(v as usize..).unwrap_or_default().iter().map(event_json).collect())
             }
             _ => None,
         };
-        let id = self.shared.next_id();
+        let id = self.ctx.next_id();
         let was_online = seat.is_some_and(|s| self.online(s));
         if let Some(s) = seat
             && !was_online

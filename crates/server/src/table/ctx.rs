@@ -1,0 +1,85 @@
+//! What a game's task needs of the server, and nothing more: the rules, the
+//! database writer, the computer players, the limits, and the directory of
+//! the games in memory (to install a rematch and to leave memory).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use plateau_core::Registry;
+use tokio::sync::mpsc;
+
+use super::{Cmd, Table};
+use crate::pool::AiPool;
+use crate::state::Limits;
+use crate::store::Writer;
+
+/// The context of every game's task.
+pub(crate) struct TableCtx {
+    pub registry: Registry,
+    pub writer: Writer,
+    pub pool: AiPool,
+    pub limits: Limits,
+    /// The games in memory: id → (the task's generation, its sender).
+    tables: Mutex<HashMap<String, (u64, mpsc::Sender<Cmd>)>>,
+    next: AtomicU64,
+}
+
+impl TableCtx {
+    pub(crate) fn new(registry: Registry, writer: Writer, pool: AiPool, limits: Limits) -> TableCtx {
+        TableCtx { registry, writer, pool, limits, tables: Mutex::new(HashMap::new()), next: AtomicU64::new(1) }
+    }
+
+    /// A fresh number (watcher ids, task generations).
+    pub(crate) fn next_id(&self) -> u64 {
+        self.next.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Start a game's task.
+    pub(crate) fn install(self: &Arc<Self>, table: Table) -> mpsc::Sender<Cmd> {
+        let (tx, rx) = mpsc::channel(256);
+        let generation = self.next_id();
+        let id = table.id().to_string();
+        if let Ok(mut map) = self.tables.lock() {
+            map.insert(id, (generation, tx.clone()));
+        }
+        tokio::spawn(table.run(rx, generation));
+        tx
+    }
+
+    /// The task of a game in memory.
+    pub(crate) fn lookup(&self, id: &str) -> Option<mpsc::Sender<Cmd>> {
+        let mut map = self.tables.lock().ok()?;
+        match map.get(id) {
+            Some((_, tx)) if !tx.is_closed() => Some(tx.clone()),
+            Some(_) => {
+                map.remove(id);
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// The number of games in memory.
+    pub(crate) fn in_memory(&self) -> usize {
+        self.tables.lock().map(|m| m.len()).unwrap_or(0)
+    }
+
+    /// Leave memory, if no command is waiting: the game's task of this
+    /// generation is forgotten and its channel closed (commands that slip in
+    /// are dropped; their callers see the reply channel closed and ask again,
+    /// which loads the game afresh).
+    pub(crate) fn evict(&self, id: &str, generation: u64, rx: &mut mpsc::Receiver<Cmd>) -> bool {
+        let Ok(mut map) = self.tables.lock() else { return false };
+        if !rx.is_empty() {
+            return false;
+        }
+        if map.get(id).is_some_and(|(g, _)| *g == generation) {
+            map.remove(id);
+        }
+        drop(map);
+        rx.close();
+        while rx.try_recv().is_ok() {}
+        true
+    }
+}
