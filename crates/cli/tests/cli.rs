@@ -268,3 +268,93 @@ fn option_files_must_be_small_regular_files() {
     assert!(e.contains("\"@red\" is not one of"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The variant and options `replay --json` reports, for a set-up given on
+/// the command line (no move).
+fn variant_played(args: &[&str]) -> (String, serde_json::Value) {
+    let mut all = vec!["replay", "-", "--json"];
+    all.extend_from_slice(args);
+    let out = plateau(&all, "\n");
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    (v["variant"].as_str().unwrap().to_string(), v["options"].clone())
+}
+
+#[test]
+fn replay_json_reports_the_variant_played() {
+    use serde_json::json;
+    // The variants and their presets are those of docs/rules/*.md and
+    // `plateau games`: a variant is reported when the options give its
+    // presets, "custom" when they give no variant's; options as set.
+    // Abraxas: the level-N variants preset sheet=level-N.
+    assert_eq!(
+        variant_played(&["--game", "abraxas", "--option", "sheet=level-3"]),
+        ("level-3".into(), json!({"sheet": "level-3"}))
+    );
+    assert_eq!(
+        variant_played(&["--game", "abraxas", "--variant", "level-5", "--option", "sheet=level-2"]).0,
+        "level-2"
+    );
+    assert_eq!(
+        variant_played(&["--game", "abraxas", "--variant", "level-4", "--option", "stones-to-win=5"]).0,
+        "level-4"
+    );
+    let one_dot = ["o........"].into_iter().chain(["........."; 8]).collect::<Vec<_>>().join("/");
+    let sheet = format!("sheet={one_dot}");
+    assert_eq!(variant_played(&["--game", "abraxas", "--variant", "level-2", "--option", &sheet]).0, "custom");
+    // Kabaleo: players and deal.
+    assert_eq!(variant_played(&["--game", "kabaleo", "--option", "players=3"]).0, "3-players");
+    assert_eq!(
+        variant_played(&["--game", "kabaleo", "--variant", "even", "--option", "players=3"]).0,
+        "3-players-even"
+    );
+    assert_eq!(variant_played(&["--game", "kabaleo", "--variant", "3-players", "--option", "players=2"]).0, "standard");
+    assert_eq!(
+        variant_played(&["--game", "kabaleo", "--variant", "4-players", "--option", "golden-rule=true"]).0,
+        "4-players"
+    );
+    // Colorito: just-colours and strict, each alone a variant.
+    assert_eq!(variant_played(&["--game", "colorito", "--option", "strict=true"]).0, "strict");
+    assert_eq!(
+        variant_played(&["--game", "colorito", "--variant", "strict", "--option", "just-colours=true"]).0,
+        "custom"
+    );
+    assert_eq!(
+        variant_played(&["--game", "colorito", "--variant", "strict", "--option", "strict=false"]).0,
+        "standard"
+    );
+    // Abalone: the layouts.
+    assert_eq!(variant_played(&["--game", "abalone", "--option", "layout=alien"]).0, "alien");
+    assert_eq!(
+        variant_played(&["--game", "abalone", "--variant", "snakes", "--option", "marbles-to-win=3"]).0,
+        "snakes"
+    );
+
+    // A record of such a game names the variant played, and replays to it.
+    let dir = std::env::temp_dir().join(format!("plateau-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("game.txt");
+    let out = plateau(
+        &["play", "abraxas", "--variant", "level-1", "--option", "sheet=level-3", "--save", save.to_str().unwrap()],
+        "quit\n",
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("Abraxas — level-3 "), "{text}");
+    let rec = std::fs::read_to_string(&save).unwrap();
+    assert!(rec.contains("[Variant \"level-3\"]"), "{rec}");
+    let back: serde_json::Value = serde_json::from_str(&ok(&["replay", save.to_str().unwrap(), "--json"])).unwrap();
+    assert_eq!(back["variant"], "level-3");
+    // A custom game's record keeps the variant it was made from, so that it
+    // replays: its options override that variant's presets.
+    let out = plateau(
+        &["play", "colorito", "--variant", "strict", "--option", "just-colours=true", "--save", save.to_str().unwrap()],
+        "quit\n",
+    );
+    assert!(out.status.success());
+    let rec = std::fs::read_to_string(&save).unwrap();
+    assert!(rec.contains("[Variant \"strict\"]") && rec.contains("[Option \"just-colours=true\"]"), "{rec}");
+    let back: serde_json::Value = serde_json::from_str(&ok(&["replay", save.to_str().unwrap(), "--json"])).unwrap();
+    assert_eq!(back["variant"], "custom");
+    assert_eq!(back["options"], json!({"just-colours": "true"}));
+}

@@ -153,6 +153,10 @@ pub fn parse_result(text: &str, seats: usize, reason: Option<&str>) -> Result<Ou
     Ok(Outcome::shared_win(seats, &winners, reason))
 }
 
+/// What [`AnyMatch::variant`] reports when the options give a game that no
+/// variant describes.
+pub const CUSTOM_VARIANT: &str = "custom";
+
 /// One game in progress, of any game: the object-safe face of [`Match`].
 pub trait AnyMatch: Send + Sync {
     /// The game's static description.
@@ -160,7 +164,12 @@ pub trait AnyMatch: Send + Sync {
     /// The set-up it started from. Its seed reveals hidden information: never
     /// send it to a player of a game with hidden information before the end.
     fn setup(&self) -> &Setup;
-    /// The variant actually in use (the default one when the set-up names none).
+    /// The variant of the game actually played: the one the set-up names (or
+    /// the default), unless its options changed what that variant presets;
+    /// then the variant whose presets the game has (`--variant level-1
+    /// --option sheet=level-3` plays `level-3`), or [`CUSTOM_VARIANT`] when
+    /// no variant has them (an inline sheet). The set-up's options are
+    /// reported as they were set.
     fn variant(&self) -> &'static str;
     /// The number of seats.
     fn seats(&self) -> usize;
@@ -238,7 +247,12 @@ struct Played<S: State> {
 pub struct Match<G: Game> {
     game: G,
     setup: Setup,
+    /// The variant played, as reported (see [`AnyMatch::variant`]).
     variant: &'static str,
+    /// The variant a record names: the one played, or the one the set-up
+    /// resolved from when no variant describes the game (its options then
+    /// override that variant's presets on replay).
+    record_variant: &'static str,
     state: G::State,
     played: Vec<Played<G::State>>,
     adjudicated: Option<Outcome>,
@@ -265,7 +279,8 @@ impl<G: Game> Match<G> {
         Ok(Match {
             game,
             setup,
-            variant: settings.variant(),
+            variant: settings.played_variant().unwrap_or(CUSTOM_VARIANT),
+            record_variant: settings.played_variant().unwrap_or(settings.variant()),
             state,
             played: Vec::new(),
             adjudicated: None,
@@ -423,7 +438,7 @@ impl<G: Game> AnyMatch for Match<G> {
     fn record(&self, reader: Reader) -> Record {
         let mut rec = Record::default();
         rec.tags.push(("Game".into(), G::INFO.name.into()));
-        rec.tags.push(("Variant".into(), self.variant.into()));
+        rec.tags.push(("Variant".into(), self.record_variant.into()));
         for (k, v) in self.setup.options.iter() {
             rec.tags.push(("Option".into(), format!("{k}={v}")));
         }

@@ -177,6 +177,7 @@ pub struct Setup {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     variant: &'static str,
+    played: Option<&'static str>,
     values: BTreeMap<&'static str, String>,
 }
 
@@ -231,7 +232,37 @@ impl GameInfo {
             })?;
             values.insert(spec.name, spec.normalize(value)?);
         }
-        Ok(Settings { variant: variant.name, values })
+        let played = self.played_variant(variant, &values);
+        Ok(Settings { variant: variant.name, played, values })
+    }
+
+    /// The variant whose presets describe `values`: `given` if the values
+    /// still have its presets, else the first variant whose presets they
+    /// have, else none. Only the options some variant presets count (the
+    /// "variant options": Abalone's layout, Abraxas's sheet, Kabaleo's players
+    /// and deal, Colorito's just-colours and strict); a variant that leaves
+    /// one of them alone has the option's default there.
+    fn played_variant(
+        &self,
+        given: &'static VariantSpec,
+        values: &BTreeMap<&'static str, String>,
+    ) -> Option<&'static str> {
+        let keys: Vec<&'static OptionSpec> = self
+            .options
+            .iter()
+            .filter(|o| self.variants.iter().any(|v| v.options.iter().any(|(k, _)| o.name.eq_ignore_ascii_case(k))))
+            .collect();
+        let matches = |v: &VariantSpec| {
+            keys.iter().all(|o| {
+                let preset = v.options.iter().find(|(k, _)| o.name.eq_ignore_ascii_case(k)).map_or(o.default, |p| p.1);
+                let preset = o.normalize(preset).unwrap_or_else(|_| preset.to_string());
+                values.get(o.name).is_some_and(|x| *x == preset)
+            })
+        };
+        if matches(given) {
+            return Some(given.name);
+        }
+        self.variants.iter().find(|v| matches(v)).map(|v| v.name)
     }
 
     /// Check a set-up from an untrusted client (a player of a server): the
@@ -328,9 +359,18 @@ impl OptionSpec {
 }
 
 impl Settings {
-    /// The variant these settings came from.
+    /// The variant these settings came from (the one asked for, or the
+    /// default).
     pub fn variant(&self) -> &'static str {
         self.variant
+    }
+
+    /// The variant of the game these settings describe: the one asked for,
+    /// unless options changed what it presets (`--variant level-1 --option
+    /// sheet=level-3`); then the variant whose presets the settings have
+    /// (`level-3`); `None` when no variant has them (an inline sheet).
+    pub fn played_variant(&self) -> Option<&'static str> {
+        self.played
     }
 
     /// The canonical text of an option.
@@ -462,6 +502,23 @@ mod tests {
         assert!(INFO.check_untrusted(&setup(Some("nope"), &[])).is_err());
         // Trusted resolution keeps the whole range.
         assert!(INFO.resolve(None, &setup(None, &["budget=1000000"]).options).is_ok());
+    }
+
+    #[test]
+    fn the_variant_played_follows_the_options() {
+        let played = |variant: Option<&str>, pairs: &[&str]| {
+            INFO.resolve(variant, &setup(variant, pairs).options).unwrap().played_variant()
+        };
+        // "deep" presets budget=900; "plain" leaves it at its default, 100.
+        assert_eq!(played(None, &[]), Some("plain"));
+        assert_eq!(played(Some("deep"), &[]), Some("deep"));
+        assert_eq!(played(Some("deep"), &["size=3"]), Some("deep"));
+        assert_eq!(played(None, &["budget=900"]), Some("deep"));
+        assert_eq!(played(Some("deep"), &["budget=100"]), Some("plain"));
+        assert_eq!(played(Some("deep"), &["budget=20"]), None);
+        // The variant asked for is kept in `variant()`.
+        let s = INFO.resolve(Some("deep"), &setup(None, &["budget=100"]).options).unwrap();
+        assert_eq!(s.variant(), "deep");
     }
 
     #[test]
