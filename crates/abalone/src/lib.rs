@@ -68,6 +68,8 @@ static INFO: GameInfo = GameInfo {
     name: "abalone",
     title: "Abalone",
     summary: "Push six of the opponent's fourteen marbles off the hexagon (Lalet & Lévi, 1987).",
+    notation: "In-line move (1 to 3 marbles, pushing or not): the trailing marble's cell, then the cell it moves to (a1b2). \
+               Broadside move: the two end marbles of the line, then the cell the first one moves to (c3d4d3).",
     min_seats: 2,
     max_seats: 2,
     hidden: false,

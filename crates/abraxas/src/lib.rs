@@ -258,6 +258,10 @@ static INFO: GameInfo = GameInfo {
     name: "abraxas",
     title: "Abraxas",
     summary: "Place red stones in a plate that is pushed round a 9×9 frame over a sheet of red dots; lines of four red circles capture stones.",
+    notation: "d4: a red stone in the hole over d4. b:d4: a stop stone. d4-f6: move a red stone (once the reserve is empty). \
+               x:d4,f4: the stones taken from one line; when a single stone taken lies on two lines to score, \
+               add the line's direction: x:i3/h (row), x:i3/v (column), x:i3/d (diagonal a1-i9), x:i3/a (diagonal i1-a9). \
+               pass: no stop stone after the opponent made a line.",
     min_seats: 2,
     max_seats: 2,
     hidden: false,

@@ -748,6 +748,33 @@ impl AbraxasState {
         }
         let names: Vec<String> = cells_taken.iter().map(Cell::to_string).collect();
         let line = match found.as_slice() {
+            [] if dir.is_some() => {
+                // The suffix names a direction: say which lines hold the cells.
+                let want = dir.expect("matched");
+                let holders: Vec<Line> = Dir::ALL
+                    .into_iter()
+                    .filter_map(|d| self.pending_line_through(d, cells_taken[0]))
+                    .filter(|l| cells_taken.iter().all(|&c| l.mask() & c.bit() != 0))
+                    .collect();
+                let what = names.join(", ");
+                if holders.is_empty() {
+                    let lines: Vec<String> = self.pending_lines().iter().map(Line::to_string).collect();
+                    return Err(MoveError::illegal(format!(
+                        "no line to score holds {what} (the lines to score: {})",
+                        lines.join(", ")
+                    )));
+                }
+                let on: Vec<String> = holders.iter().map(|l| format!("the {} {l}", dir_name(l.dir))).collect();
+                let write: Vec<String> =
+                    holders.iter().map(|l| format!("x:{}/{}", names.join(","), l.dir.letter())).collect();
+                return Err(MoveError::illegal(format!(
+                    "no {} line to score holds {what}: {} on {}; write {}",
+                    dir_name(want),
+                    if cells_taken.len() == 1 { "it lies" } else { "they lie" },
+                    on.join(" and "),
+                    write.join(" or ")
+                )));
+            }
             [] => {
                 let lines: Vec<String> = self.pending_lines().iter().map(Line::to_string).collect();
                 return Err(MoveError::illegal(format!(
@@ -773,6 +800,16 @@ impl AbraxasState {
             stones |= 1 << i;
         }
         Ok(Move::Take(Take { line, stones }))
+    }
+}
+
+/// A direction in words, with its letter: "row (h)".
+fn dir_name(d: Dir) -> &'static str {
+    match d {
+        Dir::Row => "row (h)",
+        Dir::Column => "column (v)",
+        Dir::Diagonal => "diagonal a1–i9 (d)",
+        Dir::AntiDiagonal => "diagonal i1–a9 (a)",
     }
 }
 

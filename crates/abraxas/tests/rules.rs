@@ -166,6 +166,16 @@ fn two_lines_at_once_scoring_the_first_breaks_the_second() {
     assert_eq!(e.kind, MoveErrorKind::Illegal);
     assert!(e.message.contains("x:e5/h or x:e5/v"), "{}", e.message);
     assert!(refuse(&mut s, "x:e5/v").contains("side by side"));
+    // A direction no line through the stone has: say which lines hold it.
+    assert_eq!(
+        refuse(&mut s, "x:e5/d"),
+        "no diagonal a1–i9 (d) line to score holds e5: it lies on the row (h) c5–f5 and the column (v) e2–e5; \
+         write x:e5/h or x:e5/v"
+    );
+    assert_eq!(
+        refuse(&mut s, "x:e3/h"),
+        "no row (h) line to score holds e3: it lies on the column (v) e2–e5; write x:e3/v"
+    );
     play(&mut s, "X:E5/H");
     // e5 has no dot: the column lost a circle and no longer scores.
     assert!(s.pending_lines().is_empty());

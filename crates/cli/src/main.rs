@@ -58,7 +58,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Play a game in the terminal.
+    /// Play a game in the terminal (moves in the game's notation: see below).
     Play(play::PlayArgs),
     /// Run the game server (HTTP JSON API, one WebSocket per game, SQLite).
     Serve(serve::ServeArgs),
@@ -97,7 +97,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
+    let cli = parse_cli();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -105,6 +105,18 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The command line, with every game's move notation in `plateau play
+/// --help`.
+fn parse_cli() -> Cli {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut notations = String::from("Move notation:\n");
+    for g in plateau_games::registry().games() {
+        notations.push_str(&format!("  {}: {}\n", g.info().title, g.info().notation));
+    }
+    let cmd = Cli::command().mut_subcommand("play", |c| c.after_help(notations));
+    Cli::from_arg_matches(&cmd.get_matches()).unwrap_or_else(|e| e.exit())
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -268,6 +280,7 @@ fn games(registry: &Registry) -> Result<()> {
         };
         println!("{} — {} ({seats})", info.name, info.title);
         println!("  {}", info.summary);
+        println!("  moves: {}", info.notation);
         println!("  variants:");
         for (i, v) in info.variants.iter().enumerate() {
             println!("    {}{} — {}", v.name, if i == 0 { " (default)" } else { "" }, v.help);

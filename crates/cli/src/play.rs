@@ -5,7 +5,7 @@ use std::io::{BufRead, Write};
 
 use anyhow::{Result, bail};
 use clap::Args;
-use plateau_ai::{AnyPlayer, Kind, PlayerSpec};
+use plateau_ai::{AnyPlayer, Kind, Level, PlayerSpec};
 use plateau_core::{AnyMatch, Reader, Registry, Turn};
 
 use crate::{GameArgs, color, result_line};
@@ -28,7 +28,8 @@ pub struct PlayArgs {
 
 enum Seat {
     Human,
-    Computer(Box<dyn AnyPlayer>),
+    /// A computer player, and how to name it to the user.
+    Computer(Box<dyn AnyPlayer>, String),
 }
 
 fn parse_seats(specs: &[String], game: &str, n: usize, seed: u64) -> Result<Vec<Seat>> {
@@ -55,10 +56,24 @@ fn parse_seats(specs: &[String], game: &str, n: usize, seed: u64) -> Result<Vec<
             if spec.kind == Kind::Human {
                 return Ok(Seat::Human);
             }
+            let players = plateau_games::players(game)?;
+            let label = describe(&spec, players.levels());
             spec.seed = spec.seed.or(Some(seed ^ (i as u64 + 1)));
-            Ok(Seat::Computer(plateau_games::players(game)?.create(&spec)?))
+            Ok(Seat::Computer(players.create(&spec)?, label))
         })
         .collect()
+}
+
+/// A computer player as the user chose it, with what a level stands for:
+/// `ai:4 (alphabeta:time=200ms)`, `mcts:iterations=500`.
+fn describe(spec: &PlayerSpec, levels: &[Level]) -> String {
+    match spec.kind {
+        Kind::Level(n) => match levels.iter().find(|l| l.level == n) {
+            Some(l) => format!("{spec} ({})", l.spec),
+            None => spec.to_string(),
+        },
+        _ => spec.to_string(),
+    }
 }
 
 const HELP: &str = "Type a move in the game's notation, or: moves (list the legal moves), undo (take back your last move), resign, help, quit.";
@@ -81,7 +96,7 @@ pub fn play(registry: &Registry, args: PlayArgs) -> Result<()> {
         if m.meta().iter().all(|(k, _)| *k != name) {
             let who = match s {
                 Seat::Human => "human".to_string(),
-                Seat::Computer(p) => p.spec().to_string(),
+                Seat::Computer(p, _) => p.spec().to_string(),
             };
             m.set_meta(&name, &who);
         }
@@ -93,13 +108,13 @@ pub fn play(registry: &Registry, args: PlayArgs) -> Result<()> {
     let mut lines = stdin.lock().lines();
     let mut out = std::io::stdout();
     println!("{} — {} ({} seats). {HELP}", m.info().title, m.variant(), m.seats());
+    println!("Moves: {}", m.info().notation);
     for (i, s) in seats.iter().enumerate() {
-        println!(
-            "  seat {}: {} — {}",
-            i + 1,
-            m.seat_name(i),
-            if matches!(s, Seat::Human) { "human" } else { "random" }
-        );
+        let who = match s {
+            Seat::Human => "human",
+            Seat::Computer(_, label) => label.as_str(),
+        };
+        println!("  seat {}: {} — {who}", i + 1, m.seat_name(i));
     }
     let mut last_human: Option<usize> = None;
     loop {
@@ -108,7 +123,7 @@ pub fn play(registry: &Registry, args: PlayArgs) -> Result<()> {
             Turn::Seat(s) => s,
         };
         match &mut seats[seat] {
-            Seat::Computer(player) => {
+            Seat::Computer(player, _) => {
                 let choice = player.choose(&*m)?;
                 m.play(&choice.mv)?;
                 println!("{} plays {}", m.seat_name(seat), choice.mv);
@@ -140,7 +155,7 @@ pub fn play(registry: &Registry, args: PlayArgs) -> Result<()> {
                     let cmd = line.trim();
                     match cmd {
                         "" => continue,
-                        "help" | "?" => println!("{HELP}"),
+                        "help" | "?" => println!("{HELP}\nMoves: {}", m.info().notation),
                         "quit" | "exit" => {
                             println!("Game left unfinished.");
                             return save(&*m, args.save.as_deref());

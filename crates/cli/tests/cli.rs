@@ -358,3 +358,52 @@ fn replay_json_reports_the_variant_played() {
     assert_eq!(back["variant"], "custom");
     assert_eq!(back["options"], json!({"just-colours": "true"}));
 }
+
+#[test]
+fn play_names_the_players_chosen() {
+    // Level 4 of two-player games is alpha-beta with 200 ms a move (the
+    // level table of `plateau games` and docs/strength).
+    let out = plateau(&["play", "abalone", "--seat", "2=ai:4"], "quit\n");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("  seat 1: Black — human\n"), "{text}");
+    assert!(text.contains("  seat 2: White — ai:4 (alphabeta:time=200ms)\n"), "{text}");
+    assert!(!text.contains("random"), "{text}");
+    let out = plateau(&["play", "kabaleo", "--seat", "1=mcts:iterations=50", "--seat", "2=human"], "quit\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(" — mcts:iterations=50\n"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("  seat 2: ") && l.ends_with(" — human")), "{text}");
+}
+
+#[test]
+fn play_help_shows_every_notation() {
+    let help = ok(&["play", "--help"]);
+    assert!(help.contains("Move notation:"), "{help}");
+    // Abraxas's removal suffix (docs/rules/abraxas.md).
+    for s in ["x:i3/h", "x:i3/v", "x:i3/d", "x:i3/a", "b:d4", "d4-f6"] {
+        assert!(help.contains(s), "{s}: {help}");
+    }
+    // In the game, `help` repeats the game's notation.
+    let out = plateau(&["play", "abraxas", "--seat", "2=human"], "help\nquit\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches("x:i3/d (diagonal a1-i9)").count(), 2, "{text}");
+}
+
+#[test]
+fn replay_with_repetition_off_reads_records_of_other_systems() {
+    // c3 and g5 step out and back twice: the start position, Black to move,
+    // occurs a third time after ply 8 (counted by hand); then two more plies.
+    let record = "1.c3d3 g5f5 2.d3c3 f5g5 3.c3d3 g5f5 4.d3c3 f5g5 5.a1b2 i5h5\n";
+    let out = plateau(&["replay", "-", "--game", "abalone"], record);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("ply 9 (a1b2): the game is over"), "{err}");
+    let out = plateau(&["replay", "-", "--game", "abalone", "--option", "repetition=off", "--json"], record);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["plies"], 10);
+    assert_eq!(v["result"], "*");
+    let eight = plateau(&["replay", "-", "--game", "abalone", "--json"], &record.replace("5.a1b2 i5h5", ""));
+    let v: serde_json::Value = serde_json::from_slice(&eight.stdout).unwrap();
+    assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1/2-1/2"), Some("threefold repetition")));
+}

@@ -143,6 +143,7 @@ static INFO: GameInfo = GameInfo {
     name: "colorito",
     title: "Colorito",
     summary: "Race your twenty numbered pieces across the board onto the cells of their colour and number (London, 1892).",
+    notation: "From-to, like c1-c3 (the hyphen may be left out); pass when no move is possible.",
     min_seats: 2,
     max_seats: 2,
     hidden: false,

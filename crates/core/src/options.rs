@@ -99,6 +99,9 @@ pub struct GameInfo {
     pub title: &'static str,
     /// One line about the game.
     pub summary: &'static str,
+    /// How moves are written, in a few lines for players (`plateau play`
+    /// shows it with its help).
+    pub notation: &'static str,
     /// The fewest seats any configuration has.
     pub min_seats: usize,
     /// The most seats any configuration has.
@@ -348,8 +351,8 @@ impl OptionSpec {
     /// The values, for help texts.
     pub fn values_help(&self) -> String {
         match self.kind {
-            OptionKind::Int { min, max } => format!("{min}..{max}"),
-            OptionKind::OptionalInt { min, max } => format!("{min}..{max} or none"),
+            OptionKind::Int { min, max } => format!("{min} to {max}"),
+            OptionKind::OptionalInt { min, max } => format!("{min} to {max}, or none"),
             OptionKind::Bool => "true|false".to_string(),
             OptionKind::Choice(words) => words.join("|"),
             OptionKind::Text => "text".to_string(),
@@ -430,6 +433,7 @@ mod tests {
         name: "test",
         title: "Test",
         summary: "A game for the option model's tests.",
+        notation: "",
         min_seats: 2,
         max_seats: 2,
         hidden: false,
@@ -519,6 +523,12 @@ mod tests {
         // The variant asked for is kept in `variant()`.
         let s = INFO.resolve(Some("deep"), &setup(None, &["budget=100"]).options).unwrap();
         assert_eq!(s.variant(), "deep");
+    }
+
+    #[test]
+    fn range_help_is_in_words() {
+        assert_eq!(INFO.option("size").unwrap().values_help(), "1 to 12");
+        assert_eq!(INFO.option("limit").unwrap().values_help(), "1 to 1000, or none");
     }
 
     #[test]

@@ -102,6 +102,7 @@ pub static INFO: GameInfo = GameInfo {
     name: "kabaleo",
     title: "Kabaleo",
     summary: "2-4 players place coloured pieces on coloured bases; each wants their secret colour to show on the most locations",
+    notation: "The colour letter and the location number: R7 places a red piece on location 7; pass when no placement is possible.",
     min_seats: 2,
     max_seats: 4,
     hidden: true,
@@ -247,7 +248,18 @@ impl Game for Kabaleo {
         };
         let colours = match settings.text("colours") {
             t if t.eq_ignore_ascii_case("auto") || t.is_empty() => None,
-            t => Some(ColourSet::parse(t).map_err(|e| ConfigError::new(format!("option colours: {e}")))?),
+            t => {
+                let set = ColourSet::parse(t).map_err(|e| ConfigError::new(format!("option colours: {e}")))?;
+                // Say it with the letters as the user typed them.
+                let wanted = players + 2;
+                if (2..=4).contains(&players) && set.len() != wanted {
+                    return Err(ConfigError::new(format!(
+                        "option colours: {players} players play with {wanted} colours, but {t} names {}",
+                        set.len()
+                    )));
+                }
+                Some(set)
+            }
         };
         Kabaleo::new(players, deal, colours, settings.bool("golden-rule"))
     }

@@ -61,6 +61,11 @@ fn option_colours_chooses_the_colours() {
     assert_eq!(configure(None, &["colours=auto"]).unwrap().colours().to_string(), "ROYG");
     let e = configure(None, &["colours=RGB"]).unwrap_err();
     assert!(e.contains("2 players play with 4 colours") && e.contains("RGB names 3"), "{e}");
+    // The letters are echoed as typed, not in the rules' order (ROGBV).
+    let e = configure(None, &["colours=VBGRO"]).unwrap_err();
+    assert_eq!(e, "option colours: 2 players play with 4 colours, but VBGRO names 5");
+    let e = configure(None, &["colours=v, b"]).unwrap_err();
+    assert_eq!(e, "option colours: 2 players play with 4 colours, but v, b names 2");
     let e = configure(Some("3-players"), &["colours=RGBV"]).unwrap_err();
     assert!(e.contains("3 players play with 5 colours"), "{e}");
     assert!(configure(None, &["colours=RGBX"]).unwrap_err().contains("not a colour letter"));
