@@ -71,7 +71,7 @@ pub struct LoadtestArgs {
     /// The game to play.
     #[arg(long, default_value = "abalone")]
     pub game: String,
-    /// An option of the games, as name=value (repeatable; default for Abalone: max-plies=200).
+    /// An option of the games, as name=value (repeatable; default: max-plies=200 for games that have it).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
     /// Games between two computer players to run alongside.
@@ -146,11 +146,15 @@ pub fn loadtest(args: LoadtestArgs) -> Result<()> {
         let (k, v) = plateau_core::Options::parse_pair(o)?;
         options.push((k, v));
     }
-    if options.is_empty() && args.game.eq_ignore_ascii_case("abalone") {
+    // Games that can go on for long (a `max-plies` option) are kept short,
+    // so that the tool measures games that end and start again.
+    let registry = plateau_games::registry();
+    let info = registry.get(&args.game).map_err(anyhow::Error::msg)?.info();
+    if options.is_empty() && info.option("max-plies").is_some() {
         options.push(("max-plies".to_string(), "200".to_string()));
     }
     plateau_server::raise_fd_limit();
-    let cfg = plateau_server::loadtest::LoadConfig {
+    let cfg = plateau_client::loadtest::LoadConfig {
         addr: args.addr,
         games: args.games,
         duration: Duration::from_secs(args.duration),
@@ -169,7 +173,7 @@ pub fn loadtest(args: LoadtestArgs) -> Result<()> {
         cfg.addr,
         args.duration
     );
-    let report = runtime()?.block_on(plateau_server::loadtest::run(cfg)).map_err(anyhow::Error::msg)?;
+    let report = runtime()?.block_on(plateau_client::loadtest::run(cfg)).map_err(anyhow::Error::msg)?;
     println!("{report}");
     Ok(())
 }

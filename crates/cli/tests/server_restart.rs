@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use plateau_server::client::{self, Incoming};
+use plateau_client::{self as client, Incoming};
 use serde_json::{Value, json};
 
 const WAIT: Duration = Duration::from_secs(20);

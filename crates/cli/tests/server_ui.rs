@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 
-use plateau_server::client;
+use plateau_client as client;
 
 struct Serve(Child);
 

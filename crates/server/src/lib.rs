@@ -46,10 +46,8 @@
 
 #![warn(missing_docs)]
 
-pub mod client;
 pub mod error;
 pub mod ids;
-pub mod loadtest;
 pub mod players;
 pub mod pool;
 pub mod protocol;

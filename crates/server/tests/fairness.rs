@@ -7,8 +7,8 @@ mod common;
 use std::net::IpAddr;
 
 use common::*;
+use plateau_client as client;
 use plateau_server::Limits;
-use plateau_server::client;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

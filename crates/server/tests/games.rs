@@ -280,7 +280,7 @@ async fn play_whole_game(s: &TestServer, info: &'static GameInfo, extra: &[(&str
 }
 
 async fn client_text(s: &TestServer, path: &str) -> String {
-    let r = plateau_server::client::get(s.addr, path, None).await.unwrap();
+    let r = plateau_client::get(s.addr, path, None).await.unwrap();
     assert_eq!(r.status, 200, "{path}: {}", r.body);
     r.body
 }
@@ -320,9 +320,7 @@ async fn a_live_hidden_game_reads_without_secrets_over_http() {
         let local = registry.new_match(info.name, &setup).unwrap();
         // The record of a live game has no seed (it would reveal the secrets).
         for token in [None, t0.as_deref(), Some(t1.as_str())] {
-            let r = plateau_server::client::get(s.addr, &format!("/api/games/{id}/record?format=text"), token)
-                .await
-                .unwrap();
+            let r = plateau_client::get(s.addr, &format!("/api/games/{id}/record?format=text"), token).await.unwrap();
             assert_eq!(r.status, 200);
             assert!(!r.body.contains("[Seed"), "{}", r.body);
             let (_, st) = get(s.addr, &format!("/api/games/{id}"), token).await;

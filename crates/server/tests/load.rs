@@ -5,7 +5,7 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use plateau_server::loadtest::{LoadConfig, run};
+use plateau_client::loadtest::{LoadConfig, run};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_load_tool_plays_and_measures() {

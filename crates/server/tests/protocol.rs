@@ -6,8 +6,8 @@ mod common;
 use std::time::Duration;
 
 use common::*;
+use plateau_client::{self as client, Incoming};
 use plateau_server::Limits;
-use plateau_server::client::{self, Incoming};
 use serde_json::{Value, json};
 
 /// A live two-player Abalone game: (id, Black's client, White's client, tokens).

@@ -7,8 +7,8 @@ mod common;
 use std::net::{IpAddr, SocketAddr};
 
 use common::*;
+use plateau_client::{self as client, Incoming};
 use plateau_server::Limits;
-use plateau_server::client::{self, Incoming};
 use serde_json::{Value, json};
 
 fn ip(s: &str) -> Option<IpAddr> {

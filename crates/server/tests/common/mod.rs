@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use plateau_server::client::{self, Incoming, Ws};
+use plateau_client::{self as client, Incoming, Ws};
 use plateau_server::{Config, Limits, Server};
 use serde_json::{Value, json};
 

@@ -20,7 +20,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
-use crate::client;
+use crate as client;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -207,9 +207,10 @@ fn random_index(n: usize, seed: &mut u64) -> usize {
 }
 
 /// The local address the load tool's client number `i` of kind `kind` (1:
-/// people's games, 2: computer games) uses: on loopback, each game's players
-/// come from an address of their own (127.KIND.x.y), as many people would,
-/// so that the server's limits per client address apply as in real life.
+/// people's games, 2: computer games, 3 and on: the sockets of rematches)
+/// uses: on loopback, each game's players come from an address of their own
+/// (127.KIND.x.y), as many people would, so that the server's limits per
+/// client address apply as in real life.
 fn source(addr: SocketAddr, kind: u8, i: usize) -> Option<std::net::IpAddr> {
     match addr.ip() {
         std::net::IpAddr::V4(ip) if ip.is_loopback() => {
@@ -217,6 +218,16 @@ fn source(addr: SocketAddr, kind: u8, i: usize) -> Option<std::net::IpAddr> {
         }
         _ => None,
     }
+}
+
+/// A fresh address for a rematch's socket: people do not start several
+/// games a second, so a game that ends and starts again at once (the load
+/// tool at full speed) comes from another address, cycling through
+/// 127.3.0.1 to 127.252.249.250.
+fn rematch_source(addr: SocketAddr) -> Option<std::net::IpAddr> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed) as usize % (250 * 62_500);
+    source(addr, 3 + (n / 62_500) as u8, n % 62_500)
 }
 
 async fn create_pair(cfg: &LoadConfig, from: Option<std::net::IpAddr>) -> Result<(String, String, String), String> {
@@ -252,7 +263,7 @@ struct Shared {
 /// One seat's client, through its games (rematches), until told to stop.
 async fn seat_client(
     sh: Arc<Shared>,
-    from: Option<std::net::IpAddr>,
+    mut from: Option<std::net::IpAddr>,
     mut id: String,
     token: String,
     mut slot: Arc<Slot>,
@@ -262,6 +273,9 @@ async fn seat_client(
     let slots = &sh.slots;
     let mut first = true;
     'games: loop {
+        if !first {
+            from = rematch_source(addr);
+        }
         let mut ws = match client::connect_from(from, addr, &id).await {
             Ok(ws) => ws,
             Err(e) => {
@@ -477,7 +491,7 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
     let creating = Arc::new(Semaphore::new(32));
     let connected = Arc::new(Semaphore::new(0));
     let mut tasks = Vec::new();
-    let mut seed = crate::ids::random_u64().map_err(|e| e.to_string())? | 1;
+    let mut seed = getrandom::u64().map_err(|e| e.to_string())? | 1;
     let interval = (cfg.rate > 0.0).then(|| Duration::from_secs_f64(cfg.games as f64 / cfg.rate));
     let mut creations = Vec::new();
     for i in 0..cfg.games {

@@ -1,12 +1,19 @@
-//! A small client of the server, for tests, the load tool and scripts: plain
-//! HTTP/1.1 requests (one connection each) and the game's WebSocket.
+//! A client of the Plateau server, for tests, the load tool and scripts:
+//! HTTP requests (on `reqwest`, one connection each) and a game's WebSocket
+//! (on `tokio-tungstenite`), optionally from a chosen local address; and the
+//! load tool behind `plateau loadtest` ([`loadtest`]).
 
+#![warn(missing_docs)]
+
+pub mod loadtest;
+
+use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -32,10 +39,6 @@ impl Response {
     }
 }
 
-fn bad(m: impl Into<String>) -> std::io::Error {
-    std::io::Error::new(std::io::ErrorKind::InvalidData, m.into())
-}
-
 /// A connection to `addr`, from the local address `from` when given (a load
 /// tool on loopback plays many clients from many 127.x.y.z addresses).
 async fn tcp(from: Option<IpAddr>, addr: SocketAddr) -> std::io::Result<TcpStream> {
@@ -49,6 +52,27 @@ async fn tcp(from: Option<IpAddr>, addr: SocketAddr) -> std::io::Result<TcpStrea
     };
     s.set_nodelay(true)?;
     Ok(s)
+}
+
+/// The HTTP client for requests from `from` (one per local address, kept
+/// for the life of the process; no connection is kept between requests, so
+/// that each request is one connection, as a test or a new visitor makes).
+fn http(from: Option<IpAddr>) -> std::io::Result<reqwest::Client> {
+    static CLIENTS: OnceLock<Mutex<HashMap<Option<IpAddr>, reqwest::Client>>> = OnceLock::new();
+    let mut map = CLIENTS.get_or_init(Mutex::default).lock().map_err(|_| std::io::Error::other("client cache"))?;
+    if let Some(c) = map.get(&from) {
+        return Ok(c.clone());
+    }
+    let c = reqwest::Client::builder()
+        .local_address(from)
+        .pool_max_idle_per_host(0)
+        .tcp_nodelay(true)
+        .no_proxy()
+        .timeout(Duration::from_secs(120))
+        .build()
+        .map_err(std::io::Error::other)?;
+    map.insert(from, c.clone());
+    Ok(c)
 }
 
 /// One HTTP request with a raw body.
@@ -71,60 +95,23 @@ pub async fn request_from(
     token: Option<&str>,
     body: &[u8],
 ) -> std::io::Result<Response> {
-    let mut s = tcp(from, addr).await?;
-    let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
-        body.len()
-    );
+    let method = reqwest::Method::from_bytes(method.as_bytes()).map_err(std::io::Error::other)?;
+    let mut req = http(from)?
+        .request(method, format!("http://{addr}{path}"))
+        .header(reqwest::header::CONTENT_TYPE, "application/json")
+        .body(body.to_vec());
     if let Some(t) = token {
-        head.push_str(&format!("Authorization: Bearer {t}\r\n"));
+        req = req.bearer_auth(t);
     }
-    head.push_str("\r\n");
-    s.write_all(head.as_bytes()).await?;
-    if !body.is_empty() {
-        // The server may answer (413) and close before reading a large body.
-        let _ = s.write_all(body).await;
-    }
-    let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw).await;
-    parse_response(&raw)
-}
-
-fn parse_response(raw: &[u8]) -> std::io::Result<Response> {
-    let end = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or_else(|| bad("no end of headers"))?;
-    let head = std::str::from_utf8(&raw[..end]).map_err(|_| bad("headers are not UTF-8"))?;
-    let mut lines = head.split("\r\n");
-    let status_line = lines.next().unwrap_or_default();
-    let status: u16 =
-        status_line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).ok_or_else(|| bad("bad status line"))?;
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+    let res = req.send().await.map_err(std::io::Error::other)?;
+    let status = res.status().as_u16();
+    let headers = res
+        .headers()
+        .iter()
+        .map(|(k, v)| (k.as_str().to_ascii_lowercase(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
         .collect();
-    let mut body = raw[end + 4..].to_vec();
-    if headers.iter().any(|(k, v)| k == "transfer-encoding" && v.eq_ignore_ascii_case("chunked")) {
-        body = dechunk(&body)?;
-    }
-    Ok(Response { status, headers, body: String::from_utf8_lossy(&body).into_owned() })
-}
-
-fn dechunk(mut b: &[u8]) -> std::io::Result<Vec<u8>> {
-    let mut out = Vec::new();
-    loop {
-        let eol = b.windows(2).position(|w| w == b"\r\n").ok_or_else(|| bad("bad chunk"))?;
-        let size_text = std::str::from_utf8(&b[..eol]).map_err(|_| bad("bad chunk size"))?;
-        let size = usize::from_str_radix(size_text.split(';').next().unwrap_or("").trim(), 16)
-            .map_err(|_| bad("bad chunk size"))?;
-        b = &b[eol + 2..];
-        if size == 0 {
-            return Ok(out);
-        }
-        if b.len() < size + 2 {
-            return Err(bad("truncated chunk"));
-        }
-        out.extend_from_slice(&b[..size]);
-        b = &b[size + 2..];
-    }
+    let body = res.text().await.map_err(std::io::Error::other)?;
+    Ok(Response { status, headers, body })
 }
 
 /// `GET path`.
