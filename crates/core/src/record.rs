@@ -49,9 +49,18 @@ fn is_result_token(t: &str) -> bool {
         || (t.contains('-') && t.split('-').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit() || c == '/')))
 }
 
-fn strip_move_number(t: &str) -> &str {
-    let digits = t.bytes().take_while(|b| b.is_ascii_digit()).count();
-    if digits > 0 && t[digits..].starts_with('.') { t[digits..].trim_start_matches('.') } else { t }
+/// A token without its move numbers (`12.`, `12...`, also `3.3...` where a
+/// number follows a number): no move of any game starts with a number and a
+/// dot, so what is left is a move, a result, or nothing.
+fn strip_move_number(mut t: &str) -> &str {
+    loop {
+        let digits = t.bytes().take_while(|b| b.is_ascii_digit()).count();
+        if digits > 0 && t[digits..].starts_with('.') {
+            t = t[digits..].trim_start_matches('.');
+        } else {
+            return t;
+        }
+    }
 }
 
 impl Record {
@@ -284,6 +293,17 @@ mod tests {
         // 2026-11-29 is day 20,786; a moment late that day, and one before 1970.
         assert_eq!(date_tag(20_786 * 86_400_000 + 86_399_999), "2026.11.29");
         assert_eq!(date_tag(-1), "1969.12.31");
+    }
+
+    #[test]
+    fn move_numbers_are_not_moves() {
+        // Found by fuzzing: "3.3..." is two move numbers, not a move "3...".
+        let r = Record::parse("1. a1b2 i6h6 2. c3d4 3.3... b3c4 *").unwrap();
+        assert_eq!(r.moves, ["a1b2", "i6h6", "c3d4", "b3c4"]);
+        assert_eq!(strip_move_number("12...e5"), "e5");
+        assert_eq!(strip_move_number("1.2.3."), "");
+        assert_eq!(strip_move_number("e5"), "e5");
+        assert_eq!(strip_move_number("1-0"), "1-0");
     }
 
     #[test]
