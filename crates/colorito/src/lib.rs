@@ -4,7 +4,7 @@
 //!
 //! # The rules, as implemented
 //!
-//! The specification is `rules/colorito.md`. Red (seat 0) has red pieces 1–10
+//! The specification is `docs/rules/colorito.md`. Red (seat 0) has red pieces 1–10
 //! and yellow 11–20; Blue (seat 1) dark-blue 1–10 and light-blue 11–20. The
 //! board is **data**: [`Board`] reads a board file's text (the default one,
 //! `boards/standard.board`, is embedded) and checks it, naming the line and

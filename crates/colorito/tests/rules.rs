@@ -1,4 +1,4 @@
-//! Every rule, option and decision of `rules/colorito.md`, on small hand-built
+//! Every rule, option and decision of `docs/rules/colorito.md`, on small hand-built
 //! positions.
 
 mod common;

@@ -2,7 +2,7 @@
 //! coloured pieces on coloured bases, each wanting their **secret** colour to
 //! show on the most locations.
 //!
-//! The rules implemented are those of `shared/rules/kabaleo.md`:
+//! The rules implemented are those of `docs/rules/kabaleo.md`:
 //!
 //! - **Material.** Colours in play = players + 2, by default the first of
 //!   red, orange, yellow, green, blue, violet (`R O Y G B V`); option
