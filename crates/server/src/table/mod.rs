@@ -31,6 +31,8 @@ mod computer;
 mod ctx;
 mod frames;
 mod restore;
+#[cfg(test)]
+mod tests;
 mod watchers;
 
 use computer::wait_ai;

@@ -1,0 +1,163 @@
+//! A game's task when the rules fail: a panic while a move is applied leaves
+//! the match half-changed, and the table rebuilds it from its committed
+//! events instead of going on with it.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use plateau_core::{ConfigError, Game, GameInfo, MoveError, OptionSpec, Settings, State, VariantSpec};
+
+use super::*;
+use crate::pool::AiPool;
+use crate::state::Limits;
+use crate::store::{Durability, Writer};
+
+/// A counter that two players add 1 or 2 to; adding 2 panics halfway
+/// (after the count changed, before the turn did) while `FAIL` is set.
+#[derive(Clone, Debug, PartialEq)]
+struct Counter {
+    count: u32,
+    plies: u32,
+}
+
+static FAIL: AtomicBool = AtomicBool::new(false);
+
+#[derive(Clone, Debug)]
+struct CounterGame;
+
+static INFO: GameInfo = GameInfo {
+    name: "counter",
+    title: "Counter",
+    summary: "A test game.",
+    min_seats: 2,
+    max_seats: 2,
+    hidden: false,
+    uses_seed: false,
+    has_draws: false,
+    notation: "1 or 2",
+    variants: &[VariantSpec { name: "standard", help: "", options: &[] }],
+    options: &[] as &[OptionSpec],
+};
+
+impl Game for CounterGame {
+    type State = Counter;
+    const INFO: &'static GameInfo = &INFO;
+    fn configure(_: &Settings) -> Result<Self, ConfigError> {
+        Ok(CounterGame)
+    }
+    fn seats(&self) -> usize {
+        2
+    }
+    fn seat_name(&self, seat: Seat) -> String {
+        format!("P{seat}")
+    }
+    fn start(&self, _: u64) -> Counter {
+        Counter { count: 0, plies: 0 }
+    }
+    fn ply_bound(&self) -> Option<u64> {
+        None
+    }
+}
+
+impl State for Counter {
+    type Move = u32;
+    type Undo = ();
+    type View = u32;
+    fn seats(&self) -> usize {
+        2
+    }
+    fn to_move(&self) -> Turn {
+        Turn::Seat((self.plies % 2) as usize)
+    }
+    fn ply(&self) -> u32 {
+        self.plies
+    }
+    fn legal_moves(&self, out: &mut Vec<u32>) {
+        out.clear();
+        out.extend([1, 2]);
+    }
+    fn check(&self, mv: u32) -> Result<(), MoveError> {
+        if mv == 1 || mv == 2 { Ok(()) } else { Err(MoveError::illegal("add 1 or 2")) }
+    }
+    fn apply(&mut self, mv: u32) {
+        self.count += mv;
+        if mv == 2 && FAIL.load(Ordering::Relaxed) {
+            panic!("the rules fail halfway");
+        }
+        self.plies += 1;
+    }
+    fn undo(&mut self, mv: u32, _: ()) {
+        self.count -= mv;
+        self.plies -= 1;
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        None
+    }
+    fn key(&self) -> u64 {
+        u64::from(self.count) << 32 | u64::from(self.plies)
+    }
+    fn format_move(&self, mv: u32) -> String {
+        mv.to_string()
+    }
+    fn parse_move(&self, text: &str) -> Result<u32, MoveError> {
+        text.parse().map_err(|_| MoveError::syntax("a number"))
+    }
+    fn view(&self, _: Reader) -> u32 {
+        self.count
+    }
+    fn render(&self, _: Reader, _: bool) -> String {
+        self.count.to_string()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panic_while_a_move_is_applied_rebuilds_the_match_from_the_stored_events() {
+    let dir = std::env::temp_dir().join(format!("plateau-table-panic-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store =
+        crate::store::open(&format!("sqlite://{}", dir.join("t.sqlite").display()), Durability::Normal).await.unwrap();
+    let registry = plateau_core::Registry::new().with(plateau_core::entry::<CounterGame>());
+    let ctx = Arc::new(TableCtx::new(registry, Writer::spawn(store), AiPool::new(1), Limits::default()));
+    let m = ctx.registry.new_match("counter", &Setup::default()).unwrap();
+    let seat = |s: usize| SeatRow {
+        seat: s,
+        kind: SeatKind::Human,
+        player: None,
+        name: Some(format!("P{s}")),
+        token_hash: Some(format!("{s}")),
+    };
+    let seats = vec![seat(0), seat(1)];
+    let row = GameRow {
+        id: "panicgame".into(),
+        game: "counter".into(),
+        variant: None,
+        options: Default::default(),
+        seed: 0,
+        status: Status::Live,
+        result: None,
+        termination: None,
+        ply: 0,
+        rematch_of: None,
+        rematch: None,
+        created_at: 0,
+        updated_at: 0,
+    };
+    ctx.writer.commit(vec![WriteOp::InsertGame { game: row.clone(), seats: seats.clone() }]).await.unwrap();
+    let mut t = Table::new(ctx.clone(), row, &seats, m, Vec::new());
+    t.play(0, "1", None).await.unwrap();
+    assert_eq!(t.m.view(Reader::Spectator), json!(1));
+    // The rules panic halfway through "2": the count changed, the turn did not.
+    FAIL.store(true, Ordering::Relaxed);
+    let e = t.play(1, "2", None).await.unwrap_err();
+    assert_eq!(e.code, "internal");
+    FAIL.store(false, Ordering::Relaxed);
+    // The match is the committed one again: count 1, seat 1 to move, one move.
+    assert_eq!(t.m.view(Reader::Spectator), json!(1), "the half-applied move is gone");
+    assert_eq!(t.m.to_move(), Turn::Seat(1));
+    assert_eq!(t.m.history(), ["1"]);
+    assert_eq!(t.version, 1);
+    // The game goes on from there.
+    t.play(1, "2", None).await.unwrap();
+    assert_eq!(t.m.view(Reader::Spectator), json!(3));
+    assert_eq!(t.events.len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
