@@ -38,6 +38,9 @@ test('kabaleo: the secret colour stays with its player until the end', async () 
   await ann.page.locator('[data-action="create"]').click();
   await ann.page.waitForURL(/\/game\//);
   const invite = await ann.page.locator('input[data-invite]').inputValue();
+  // Nothing is dealt while a seat is open: Ann is told her colour will come.
+  await ann.page.locator('[data-secret-pending]').waitFor();
+  assert.equal(await ann.page.locator('[data-secret]').count(), 0);
   await bob.page.goto(invite);
   await bob.page.locator('[data-action="join"]').click();
   await until(() => bob.state && bob.state.you === 1 && bob.state.status === 'live', 'Bob seated');

@@ -450,6 +450,7 @@ class GamePage {
       toMove,
       t,
       live: this.viewing === null,
+      dealt: this.st.dealt !== false,
     };
   }
 

@@ -13,6 +13,7 @@ addStrings({
     'kabaleo.colour.G': 'green', 'kabaleo.colour.B': 'blue', 'kabaleo.colour.V': 'violet',
     'kabaleo.secret': 'Your secret colour: {c}',
     'kabaleo.secretHelp': 'Nobody else sees it until the end. Make it show on the most locations.',
+    'kabaleo.secretPending': 'The colours are dealt when every seat is taken: yours will show here then.',
     'kabaleo.left': '{n} pieces left',
     'kabaleo.showing': 'Locations showing each colour (covered ones in brackets):',
     'kabaleo.golden': 'Golden rule: no piece on the location just played.',
@@ -39,6 +40,7 @@ addStrings({
     'kabaleo.colour.G': 'vert', 'kabaleo.colour.B': 'bleu', 'kabaleo.colour.V': 'violet',
     'kabaleo.secret': 'Votre couleur secrète : {c}',
     'kabaleo.secretHelp': 'Personne d’autre ne la voit avant la fin. Faites-la apparaître sur le plus d’emplacements.',
+    'kabaleo.secretPending': 'Les couleurs sont distribuées quand toutes les places sont prises : la vôtre s’affichera ici.',
     'kabaleo.left': 'il reste {n} pions',
     'kabaleo.showing': 'Emplacements montrant chaque couleur (couverts entre parenthèses) :',
     'kabaleo.golden': 'Règle d’or : pas de pion sur l’emplacement qui vient d’être joué.',
@@ -167,6 +169,11 @@ function draw(view, ctx) {
 function secret(view, ctx) {
   const t = ctx.t;
   if (ctx.you === null || ctx.you === undefined || view.pieces_left === 0) return null;
+  if (!ctx.dealt) {
+    // Nothing is dealt before every seat is taken (so nobody can read a
+    // colour and leave): say so.
+    return h('div', { class: 'secret', 'data-secret-pending': '' }, h('div', { class: 'small muted' }, t('kabaleo.secretPending')));
+  }
   const c = view.objectives && view.objectives[ctx.you];
   if (!c) return null;
   return h('div', { class: 'secret', 'data-secret': c },
