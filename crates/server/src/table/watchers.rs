@@ -33,17 +33,15 @@ impl Table {
                 let mut mine: Vec<u64> = self.subs.iter().filter(|x| x.seat == Some(s)).map(|x| x.id).collect();
                 mine.sort_unstable();
                 let excess = (mine.len() + 1).saturating_sub(self.ctx.limits.sockets_per_seat.max(1));
+                let replaced = Utf8Bytes::from(
+                    ApiError::conflict("replaced", "this seat opened a newer connection elsewhere: this one is closed")
+                        .frame()
+                        .to_string(),
+                );
                 for old in mine.into_iter().take(excess) {
-                    let frame = ApiError::conflict(
-                        "replaced",
-                        "this seat opened a newer connection elsewhere: this one is closed",
-                    )
-                    .frame();
-                    if let Some(x) = self.subs.iter().find(|x| x.id == old) {
-                        let _ = x.tx.try_send(Utf8Bytes::from(frame.to_string()));
-                    }
                     if let Some(i) = self.subs.iter().position(|x| x.id == old) {
-                        self.subs.remove(i);
+                        // Told why, then closed (its channel is dropped).
+                        let _ = self.subs.remove(i).tx.try_send(replaced.clone());
                     }
                 }
             }
