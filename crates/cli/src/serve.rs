@@ -51,6 +51,9 @@ pub struct ServeArgs {
     /// Behind a reverse proxy on this machine: a request from a loopback address is from the client the last X-Forwarded-For address names (limits per client are keyed by it).
     #[arg(long)]
     pub behind_proxy: bool,
+    /// Clients reach the server over TLS (directly or through the proxy): the session cookie is marked Secure.
+    #[arg(long)]
+    pub secure_cookies: bool,
 }
 
 /// `plateau loadtest`.
@@ -114,6 +117,7 @@ pub fn serve(args: ServeArgs) -> Result<()> {
         ..Default::default()
     };
     config.limits.behind_proxy = args.behind_proxy;
+    config.limits.secure_cookies = args.secure_cookies;
     config.durability = match args.sync {
         SyncArg::Full => plateau_server::Durability::Full,
         SyncArg::Normal => plateau_server::Durability::Normal,

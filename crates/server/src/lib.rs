@@ -10,6 +10,11 @@
 //!   open seat and gets its own token. `GET /api/games` lists open, live,
 //!   finished and aborted games, paged; `GET /api/games/{id}` and
 //!   `/record` read a game as the requester may see it.
+//! - Accounts (`accounts.rs`): `POST /api/accounts` signs up, `POST`,
+//!   `GET` and `DELETE /api/session` log in, say who is logged in and log
+//!   out (a session cookie), `/api/account/password` and
+//!   `/api/account/tokens` change the password and manage personal access
+//!   tokens, `GET /api/players/{name}` is a player's public page.
 //! - `GET /api/games/{id}/ws` is the game's WebSocket: the client says hello
 //!   (with its token, or none to watch, and the last version it saw), gets the
 //!   missing events or a full resync, then an `update` for every change, with
@@ -53,6 +58,7 @@ pub mod pool;
 pub mod protocol;
 pub mod store;
 
+mod accounts;
 mod api;
 mod listen;
 mod state;
@@ -67,7 +73,7 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
 use axum::http::header;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use tokio::sync::oneshot;
 
 pub use error::ApiError;
@@ -81,7 +87,7 @@ pub const API_DOCS: &str = include_str!("../../../docs/server.md");
 
 /// The state the routes share (cheap to clone).
 #[derive(Clone)]
-pub struct AppState(Arc<state::Shared>);
+pub struct AppState(Arc<state::Shared>, Arc<accounts::Accounts>);
 
 /// How to run a server.
 #[derive(Clone)]
@@ -211,7 +217,7 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
         .await
         .map_err(|error| StartError::Bind { addr: config.addr, error })?;
     let addr = listener.local_addr().map_err(|error| StartError::Bind { addr: config.addr, error })?;
-    let app = router(AppState(shared), config.ui);
+    let app = router(AppState(shared, Arc::new(accounts::Accounts::new())), config.ui);
     let connections = config.connections.effective(listen::fd_limit());
     if connections.max_total < config.connections.max_total {
         tracing::info!(
@@ -245,6 +251,12 @@ pub fn router(state: AppState, ui: Option<Router>) -> Router {
         .route("/api/games/{id}/record", get(api::record))
         .route("/api/games/{id}/position", get(api::position))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api/accounts", post(accounts::sign_up))
+        .route("/api/session", get(accounts::current).post(accounts::log_in).delete(accounts::log_out))
+        .route("/api/account/password", post(accounts::change_password))
+        .route("/api/account/tokens", get(accounts::list_tokens).post(accounts::create_token))
+        .route("/api/account/tokens/{id}", delete(accounts::revoke_token))
+        .route("/api/players/{name}", get(accounts::player))
         .with_state(state.clone());
     let app = match ui {
         Some(ui) => api.merge(ui),
@@ -256,6 +268,7 @@ pub fn router(state: AppState, ui: Option<Router>) -> Router {
             axum::http::StatusCode::REQUEST_TIMEOUT,
             limits.request_timeout,
         ))
+        .layer(middleware::from_fn(accounts::cross_site))
         .layer(middleware::from_fn_with_state(state, rate_limit))
         .layer(middleware::from_fn(json_errors))
 }

@@ -66,6 +66,9 @@ pub struct Limits {
     /// a loopback address is from the client the last `X-Forwarded-For`
     /// address names (for the limits per client).
     pub behind_proxy: bool,
+    /// The server is reached over TLS (directly or through a proxy): the
+    /// session cookie is marked `Secure`.
+    pub secure_cookies: bool,
 }
 
 impl Default for Limits {
@@ -90,6 +93,7 @@ impl Default for Limits {
             computer_games_per_client: 6,
             computer_only_games_per_client: 2,
             behind_proxy: false,
+            secure_cookies: false,
         }
     }
 }

@@ -320,6 +320,85 @@ pub trait Storage: Send + Sync + 'static {
     fn list<'a>(&'a self, q: &'a Listing) -> BoxFut<'a, Result<Vec<Listed>, StoreError>>;
     /// The ids of the live games with a computer seat (to resume at start).
     fn resumable(&self) -> BoxFut<'_, Result<Vec<String>, StoreError>>;
+
+    // Accounts. These writes go straight to the database (not through the
+    // group-commit writer) and are durable when they return.
+
+    /// Create an account; `false` if its name (`name_key`) is taken.
+    fn create_account<'a>(&'a self, a: &'a AccountRow) -> BoxFut<'a, Result<bool, StoreError>>;
+    /// The account of a name key (the name in lower case).
+    fn account_by_name<'a>(&'a self, name_key: &'a str) -> BoxFut<'a, Result<Option<AccountRow>, StoreError>>;
+    /// Open a session (and delete the sessions expired before `s.created_at`).
+    fn insert_session<'a>(&'a self, s: &'a SessionRow) -> BoxFut<'a, Result<(), StoreError>>;
+    /// The account of a session not expired at `now`.
+    fn session_account<'a>(&'a self, id_hash: &'a str, now: i64) -> BoxFut<'a, Result<Option<AccountRow>, StoreError>>;
+    /// Close a session.
+    fn delete_session<'a>(&'a self, id_hash: &'a str) -> BoxFut<'a, Result<(), StoreError>>;
+    /// Set an account's password hash and close all its sessions but `keep`,
+    /// in one transaction.
+    fn set_password<'a>(
+        &'a self,
+        account_id: &'a str,
+        password: &'a str,
+        keep: Option<&'a str>,
+    ) -> BoxFut<'a, Result<(), StoreError>>;
+    /// Add an access token if the account has fewer than `max`; `false` if not.
+    fn insert_token<'a>(&'a self, t: &'a TokenRow, max: usize) -> BoxFut<'a, Result<bool, StoreError>>;
+    /// An account's access tokens, oldest first.
+    fn tokens_of<'a>(&'a self, account_id: &'a str) -> BoxFut<'a, Result<Vec<TokenRow>, StoreError>>;
+    /// Revoke an account's access token; `false` if it has none of that id.
+    fn delete_token<'a>(&'a self, account_id: &'a str, id: &'a str) -> BoxFut<'a, Result<bool, StoreError>>;
+    /// The account of an access token.
+    fn token_account<'a>(&'a self, token_hash: &'a str) -> BoxFut<'a, Result<Option<AccountRow>, StoreError>>;
+}
+
+/// The row of one account.
+#[derive(Clone, PartialEq, Eq)]
+pub struct AccountRow {
+    /// Its id.
+    pub id: String,
+    /// The name as chosen.
+    pub name: String,
+    /// The name in lower case (unique).
+    pub name_key: String,
+    /// The password's Argon2id hash (a PHC string).
+    pub password: String,
+    /// Creation time, in milliseconds since 1970.
+    pub created_at: i64,
+}
+
+impl std::fmt::Debug for AccountRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AccountRow").field("id", &self.id).field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+/// A login session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionRow {
+    /// The SHA-256 of the session id (the cookie's value).
+    pub id_hash: String,
+    /// Whose.
+    pub account_id: String,
+    /// When opened, in milliseconds since 1970.
+    pub created_at: i64,
+    /// When it ends, in milliseconds since 1970.
+    pub expires_at: i64,
+}
+
+/// A personal access token (without its secret).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenRow {
+    /// Its id (public).
+    pub id: String,
+    /// Whose.
+    pub account_id: String,
+    /// The owner's label.
+    pub label: String,
+    /// The SHA-256 of the token.
+    pub token_hash: String,
+    /// Creation time, in milliseconds since 1970.
+    pub created_at: i64,
 }
 
 /// How hard commits are made durable.
@@ -598,6 +677,186 @@ impl Storage for SqliteStore {
             .await?;
             rows.iter().map(|r| Ok(r.try_get::<String, _>("id")?)).collect()
         })
+    }
+
+    fn create_account<'a>(&'a self, a: &'a AccountRow) -> BoxFut<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let mut conn = self.writer.lock().await;
+            let r =
+                sqlx::query("INSERT INTO accounts (id, name, name_key, password, created_at) VALUES (?, ?, ?, ?, ?)")
+                    .bind(&a.id)
+                    .bind(&a.name)
+                    .bind(&a.name_key)
+                    .bind(&a.password)
+                    .bind(a.created_at)
+                    .execute(&mut *conn)
+                    .await;
+            match r {
+                Ok(_) => Ok(true),
+                Err(e) if is_unique_violation(&e) => Ok(false),
+                Err(e) => Err(e.into()),
+            }
+        })
+    }
+
+    fn account_by_name<'a>(&'a self, name_key: &'a str) -> BoxFut<'a, Result<Option<AccountRow>, StoreError>> {
+        Box::pin(async move {
+            self.account_where(&format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.name_key = ?"), name_key)
+                .await
+        })
+    }
+
+    fn insert_session<'a>(&'a self, s: &'a SessionRow) -> BoxFut<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let mut conn = self.writer.lock().await;
+            sqlx::query("DELETE FROM sessions WHERE expires_at <= ?").bind(s.created_at).execute(&mut *conn).await?;
+            sqlx::query("INSERT INTO sessions (id_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
+                .bind(&s.id_hash)
+                .bind(&s.account_id)
+                .bind(s.created_at)
+                .bind(s.expires_at)
+                .execute(&mut *conn)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn session_account<'a>(&'a self, id_hash: &'a str, now: i64) -> BoxFut<'a, Result<Option<AccountRow>, StoreError>> {
+        Box::pin(async move {
+            let row = sqlx::query(&format!(
+                "SELECT {ACCOUNT_COLUMNS} FROM sessions s JOIN accounts a ON a.id = s.account_id \
+                 WHERE s.id_hash = ? AND s.expires_at > ?"
+            ))
+            .bind(id_hash)
+            .bind(now)
+            .fetch_optional(&self.pool)
+            .await?;
+            row.as_ref().map(account_row).transpose()
+        })
+    }
+
+    fn delete_session<'a>(&'a self, id_hash: &'a str) -> BoxFut<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let mut conn = self.writer.lock().await;
+            sqlx::query("DELETE FROM sessions WHERE id_hash = ?").bind(id_hash).execute(&mut *conn).await?;
+            Ok(())
+        })
+    }
+
+    fn set_password<'a>(
+        &'a self,
+        account_id: &'a str,
+        password: &'a str,
+        keep: Option<&'a str>,
+    ) -> BoxFut<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            use sqlx::Connection;
+            let mut conn = self.writer.lock().await;
+            let mut tx = conn.begin().await?;
+            sqlx::query("UPDATE accounts SET password = ? WHERE id = ?")
+                .bind(password)
+                .bind(account_id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM sessions WHERE account_id = ? AND id_hash <> ?")
+                .bind(account_id)
+                .bind(keep.unwrap_or(""))
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn insert_token<'a>(&'a self, t: &'a TokenRow, max: usize) -> BoxFut<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let mut conn = self.writer.lock().await;
+            let r = sqlx::query(
+                "INSERT INTO access_tokens (id, account_id, label, token_hash, created_at) \
+                 SELECT ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM access_tokens WHERE account_id = ?) < ?",
+            )
+            .bind(&t.id)
+            .bind(&t.account_id)
+            .bind(&t.label)
+            .bind(&t.token_hash)
+            .bind(t.created_at)
+            .bind(&t.account_id)
+            .bind(max as i64)
+            .execute(&mut *conn)
+            .await?;
+            Ok(r.rows_affected() == 1)
+        })
+    }
+
+    fn tokens_of<'a>(&'a self, account_id: &'a str) -> BoxFut<'a, Result<Vec<TokenRow>, StoreError>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT id, account_id, label, token_hash, created_at FROM access_tokens WHERE account_id = ? \
+                 ORDER BY created_at, id",
+            )
+            .bind(account_id)
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(TokenRow {
+                        id: r.try_get("id")?,
+                        account_id: r.try_get("account_id")?,
+                        label: r.try_get("label")?,
+                        token_hash: r.try_get("token_hash")?,
+                        created_at: r.try_get("created_at")?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    fn delete_token<'a>(&'a self, account_id: &'a str, id: &'a str) -> BoxFut<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let mut conn = self.writer.lock().await;
+            let r = sqlx::query("DELETE FROM access_tokens WHERE id = ? AND account_id = ?")
+                .bind(id)
+                .bind(account_id)
+                .execute(&mut *conn)
+                .await?;
+            Ok(r.rows_affected() == 1)
+        })
+    }
+
+    fn token_account<'a>(&'a self, token_hash: &'a str) -> BoxFut<'a, Result<Option<AccountRow>, StoreError>> {
+        Box::pin(async move {
+            self.account_where(
+                &format!(
+                    "SELECT {ACCOUNT_COLUMNS} FROM access_tokens t JOIN accounts a ON a.id = t.account_id \
+                     WHERE t.token_hash = ?"
+                ),
+                token_hash,
+            )
+            .await
+        })
+    }
+}
+
+const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.name_key, a.password, a.created_at";
+
+fn account_row(r: &sqlx::sqlite::SqliteRow) -> Result<AccountRow, StoreError> {
+    Ok(AccountRow {
+        id: r.try_get("id")?,
+        name: r.try_get("name")?,
+        name_key: r.try_get("name_key")?,
+        password: r.try_get("password")?,
+        created_at: r.try_get("created_at")?,
+    })
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}
+
+impl SqliteStore {
+    async fn account_where(&self, sql: &str, key: &str) -> Result<Option<AccountRow>, StoreError> {
+        let row = sqlx::query(sql).bind(key).fetch_optional(&self.pool).await?;
+        row.as_ref().map(account_row).transpose()
     }
 }
 
