@@ -158,21 +158,35 @@ impl Accounts {
         self.blocking(move || hash_with(&password, &salt)).await?
     }
 
+    /// The dummy hash that logins for unknown names are checked against.
+    async fn dummy(&self) -> Result<String, ApiError> {
+        let dummy = self
+            .dummy
+            .get_or_try_init(|| async {
+                let pw = ids::new_token()?;
+                self.hash(pw).await
+            })
+            .await?;
+        Ok(dummy.clone())
+    }
+
+    /// Compute the dummy hash now, in the background, so that the first
+    /// login for an unknown name takes no longer than any other.
+    pub(crate) fn warm(self: &std::sync::Arc<Self>) {
+        let me = self.clone();
+        tokio::spawn(async move {
+            if let Err(e) = me.dummy().await {
+                tracing::error!("the dummy password hash: {e}");
+            }
+        });
+    }
+
     /// Whether `password` matches `phc`, or, when there is no account, the
     /// same work against a dummy hash (and `false`).
     async fn verify(&self, password: String, phc: Option<String>) -> Result<bool, ApiError> {
         let (phc, real) = match phc {
             Some(p) => (p, true),
-            None => {
-                let dummy = self
-                    .dummy
-                    .get_or_try_init(|| async {
-                        let pw = ids::new_token()?;
-                        self.hash(pw).await
-                    })
-                    .await?;
-                (dummy.clone(), false)
-            }
+            None => (self.dummy().await?, false),
         };
         let ok = self.blocking(move || verify_with(&password, &phc)).await?;
         Ok(ok && real)

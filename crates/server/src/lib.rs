@@ -217,7 +217,9 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
         .await
         .map_err(|error| StartError::Bind { addr: config.addr, error })?;
     let addr = listener.local_addr().map_err(|error| StartError::Bind { addr: config.addr, error })?;
-    let app = router(AppState(shared, Arc::new(accounts::Accounts::new())), config.ui);
+    let accounts = Arc::new(accounts::Accounts::new());
+    accounts.warm();
+    let app = router(AppState(shared, accounts), config.ui);
     let connections = config.connections.effective(listen::fd_limit());
     if connections.max_total < config.connections.max_total {
         tracing::info!(
