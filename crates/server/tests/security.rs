@@ -74,6 +74,7 @@ async fn kabaleo_secrets_are_dealt_when_the_last_seat_is_taken() {
         let u = c.until("update").await;
         assert!(objectives(&u).is_empty(), "{u}");
         assert_eq!(u["status"], "open");
+        assert_eq!(u["dealt"], false);
     }
     // Nothing was dealt yet: the database holds no seed.
     assert_eq!(stored_seed(&s, &id).await, 0);
@@ -84,6 +85,7 @@ async fn kabaleo_secrets_are_dealt_when_the_last_seat_is_taken() {
     let (_, t2) = join(s.addr, &id, "Cy").await;
     let u = c0.until_version(c0.version + 1).await;
     assert_eq!(u["status"], "live");
+    assert_eq!(u["dealt"], true, "the update says the game is dealt: {u}");
     let mine = objectives(&u);
     assert_eq!(mine.len(), 1, "seat 0 reads exactly its own colour at the start: {u}");
     let seed = stored_seed(&s, &id).await;

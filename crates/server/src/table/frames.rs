@@ -129,6 +129,9 @@ pub(super) struct UpdateFrame<'a> {
     pub to_move: Option<Seat>,
     pub draw_offers: &'a [Seat],
     pub spectators: usize,
+    /// Whether the set-up is dealt (false while a game with hidden
+    /// information waits for players).
+    pub dealt: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<&'a Value>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -183,6 +183,7 @@ impl Table {
                         to_move,
                         draw_offers: &self.draw_offers,
                         spectators: self.spectators(),
+                        dealt: self.dealt(),
                         result: result.as_ref(),
                         seats: seat_frames.as_deref(),
                         rematch: self.row.rematch.as_deref(),

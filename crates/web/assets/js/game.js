@@ -258,6 +258,7 @@ class GamePage {
     });
     if ('result' in m) s.result = m.result;
     if ('spectators' in m) s.spectators = m.spectators;
+    if ('dealt' in m) s.dealt = m.dealt;
     if (m.seats) s.seats = m.seats;
     if (m.rematch) s.rematch = m.rematch;
     if (m.rematch_offers) s.rematch_offers = m.rematch_offers;
