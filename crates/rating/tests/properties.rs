@@ -90,8 +90,8 @@ proptest! {
     /// with different results get slightly different volatilities (step 5
     /// depends on Δ²), hence different φ': three 0/30 players of volatility
     /// 0.06 ranked 2, 1, 1 are off by 0.00001 points in all, of volatility
-    /// 0.116 ranked 1, 1, 2 by 0.003. A hundredth of a point is far below
-    /// any display.
+    /// 0.116 ranked 1, 1, 2 by 0.003, of 0.119 ranked 3, 2, 2, 2 by 0.0115
+    /// of 22 points moved: far below any display.
     #[test]
     fn equal_players_in_a_ranking_conserve_the_sum(
         p in rating(), ranks in prop::collection::vec(1..4u32, 2..5),
@@ -99,7 +99,11 @@ proptest! {
         let players: Vec<(Rating, u32)> = ranks.iter().map(|&r| (p, r)).collect();
         let after = rate_ranking(&players);
         let change: f64 = after.iter().map(|a| a.rating - p.rating).sum();
-        prop_assert!(change.abs() < 1e-2, "sum changed by {change}");
+        // Relative to how far the ratings moved: volatility 0.119, RD 30,
+        // ranks 3, 2, 2, 2 move them by 22.17 points in all and the sum by
+        // 0.0115 (0.05%); allow ten times that share.
+        let moved: f64 = after.iter().map(|a| (a.rating - p.rating).abs()).sum();
+        prop_assert!(change.abs() <= 5e-3 * moved + 1e-6, "sum changed by {change} of {moved} moved");
         for i in 0..ranks.len() {
             for j in 0..ranks.len() {
                 if ranks[i] == ranks[j] {

@@ -39,6 +39,7 @@ use serde_json::{Value, json};
 use crate::AppState;
 use crate::error::ApiError;
 use crate::ids;
+use crate::state::Bucket;
 use crate::store::{AccountRow, SessionRow, TokenRow};
 use crate::table::now_ms;
 
@@ -61,38 +62,11 @@ const ADDR_RATE: f64 = 1.0 / 6.0;
 /// The prefix of personal access tokens.
 const PAT_PREFIX: &str = "pat_";
 
-/// A token bucket that can give a token back (a successful login costs
-/// the account nothing).
-#[derive(Clone, Copy, Debug)]
-struct Tries {
-    tokens: f64,
-    last: Instant,
-}
-
-impl Tries {
-    fn new(burst: f64, now: Instant) -> Tries {
-        Tries { tokens: burst, last: now }
-    }
-    fn take(&mut self, rate: f64, burst: f64, now: Instant) -> bool {
-        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * rate).min(burst);
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-    fn give_back(&mut self, burst: f64) {
-        self.tokens = (self.tokens + 1.0).min(burst);
-    }
-}
-
 /// What the account handlers share: the attempt buckets, the hashing slots
 /// and the dummy hash.
 pub(crate) struct Accounts {
-    by_addr: Mutex<HashMap<IpAddr, Tries>>,
-    by_name: Mutex<HashMap<String, Tries>>,
+    by_addr: Mutex<HashMap<IpAddr, Bucket>>,
+    by_name: Mutex<HashMap<String, Bucket>>,
     /// Hashes computed at once (each takes 19 MiB and a core for a while);
     /// more wait their turn.
     hashing: tokio::sync::Semaphore,
@@ -123,7 +97,7 @@ impl Accounts {
         {
             let mut map = self.by_addr.lock().map_err(|_| ApiError::internal("attempts poisoned"))?;
             prune(&mut map, now);
-            if !map.entry(addr).or_insert_with(|| Tries::new(ADDR_BURST, now)).take(ADDR_RATE, ADDR_BURST, now) {
+            if !map.entry(addr).or_insert_with(|| Bucket::new_at(ADDR_BURST, now)).take_at(ADDR_RATE, ADDR_BURST, now) {
                 return Err(refused());
             }
         }
@@ -131,7 +105,7 @@ impl Accounts {
             let mut map = self.by_name.lock().map_err(|_| ApiError::internal("attempts poisoned"))?;
             prune(&mut map, now);
             let key = name_key(name);
-            if !map.entry(key).or_insert_with(|| Tries::new(NAME_BURST, now)).take(NAME_RATE, NAME_BURST, now) {
+            if !map.entry(key).or_insert_with(|| Bucket::new_at(NAME_BURST, now)).take_at(NAME_RATE, NAME_BURST, now) {
                 return Err(refused());
             }
         }
@@ -194,9 +168,9 @@ impl Accounts {
 }
 
 /// Forget buckets idle long enough to be full again.
-fn prune<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Tries>, now: Instant) {
+fn prune<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Bucket>, now: Instant) {
     if map.len() > 50_000 {
-        map.retain(|_, t| now.duration_since(t.last) < Duration::from_secs(600));
+        map.retain(|_, t| now.duration_since(t.last()) < Duration::from_secs(600));
     }
 }
 

@@ -108,11 +108,18 @@ pub struct Bucket {
 impl Bucket {
     /// A full bucket.
     pub fn new(burst: f64) -> Bucket {
-        Bucket { tokens: burst, last: Instant::now() }
+        Bucket::new_at(burst, Instant::now())
+    }
+    /// A full bucket, as of `now`.
+    pub fn new_at(burst: f64, now: Instant) -> Bucket {
+        Bucket { tokens: burst, last: now }
     }
     /// Take a token if there is one.
     pub fn take(&mut self, rate: f64, burst: f64) -> bool {
-        let now = Instant::now();
+        self.take_at(rate, burst, Instant::now())
+    }
+    /// Take a token if there is one, as of `now`.
+    pub fn take_at(&mut self, rate: f64, burst: f64, now: Instant) -> bool {
         self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * rate).min(burst);
         self.last = now;
         if self.tokens >= 1.0 {
@@ -121,6 +128,14 @@ impl Bucket {
         } else {
             false
         }
+    }
+    /// Give a token back (a try that cost nothing after all).
+    pub fn give_back(&mut self, burst: f64) {
+        self.tokens = (self.tokens + 1.0).min(burst);
+    }
+    /// When a token was last taken.
+    pub fn last(&self) -> Instant {
+        self.last
     }
 }
 

@@ -95,13 +95,7 @@ impl Table {
             evs.push((EventKind::GameOver, None, outcome_json(&*self.m, o).to_string()));
             ops.push(self.status_op(Status::Finished));
         }
-        let rows = match self.commit(evs, ops).await {
-            Ok(r) => r,
-            Err(e) => {
-                self.m.undo();
-                return Err(e);
-            }
-        };
+        let rows = self.commit_or_undo(evs, ops).await?;
         self.draw_offers.clear();
         if over.is_some() {
             self.row.status = Status::Finished;
@@ -109,6 +103,20 @@ impl Table {
         self.publish(rows, false);
         self.maybe_start_ai();
         Ok(())
+    }
+
+    /// Write what changed the match, and wait; if the database refuses,
+    /// the match's last change (a move, an adjudication) is undone.
+    async fn commit_or_undo(
+        &mut self,
+        evs: Vec<(EventKind, Option<Seat>, String)>,
+        ops: Vec<WriteOp>,
+    ) -> Result<Vec<EventRow>, ApiError> {
+        let r = self.commit(evs, ops).await;
+        if r.is_err() {
+            self.m.undo();
+        }
+        r
     }
 
     pub(super) fn human_seated(&self, seat: Seat) -> bool {
@@ -124,13 +132,7 @@ impl Table {
             (EventKind::GameOver, None, outcome_json(&*self.m, &outcome).to_string()),
         ];
         let ops = vec![self.status_op(Status::Finished)];
-        let rows = match self.commit(evs, ops).await {
-            Ok(r) => r,
-            Err(e) => {
-                self.m.undo();
-                return Err(e);
-            }
-        };
+        let rows = self.commit_or_undo(evs, ops).await?;
         self.draw_offers.clear();
         self.row.status = Status::Finished;
         self.publish(rows, false);
