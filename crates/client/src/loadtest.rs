@@ -220,11 +220,11 @@ fn source(addr: SocketAddr, kind: u8, i: usize) -> Option<std::net::IpAddr> {
     }
 }
 
-/// A fresh address for a rematch's socket: people do not start several
-/// games a second, so a game that ends and starts again at once (the load
-/// tool at full speed) comes from another address, cycling through
-/// 127.3.0.1 to 127.252.249.250.
-fn rematch_source(addr: SocketAddr) -> Option<std::net::IpAddr> {
+/// A fresh address for a rematch's socket or the next computer game: people
+/// do not start several games a second, so a game that ends and starts again
+/// at once (the load tool at full speed) comes from another address, cycling
+/// through 127.3.0.1 to 127.252.249.250.
+fn fresh_source(addr: SocketAddr) -> Option<std::net::IpAddr> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed) as usize % (250 * 62_500);
     source(addr, 3 + (n / 62_500) as u8, n % 62_500)
@@ -274,7 +274,7 @@ async fn seat_client(
     let mut first = true;
     'games: loop {
         if !first {
-            from = rematch_source(addr);
+            from = fresh_source(addr);
         }
         let mut ws = match client::connect_from(from, addr, &id).await {
             Ok(ws) => ws,
@@ -427,10 +427,15 @@ async fn seat_client(
 }
 
 /// A game between two computer players, watched; a new one when it ends.
-async fn computer_games(cfg: LoadConfig, counters: Arc<Counters>, from: Option<std::net::IpAddr>) {
+async fn computer_games(cfg: LoadConfig, counters: Arc<Counters>, mut from: Option<std::net::IpAddr>) {
     let options: serde_json::Map<String, Value> =
         cfg.options.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str()))).collect();
+    let mut first = true;
     while !counters.stop.load(Ordering::Relaxed) {
+        if !first {
+            from = fresh_source(cfg.addr);
+        }
+        first = false;
         let seat = json!({ "kind": "computer", "player": cfg.computer_player });
         let body = json!({ "game": cfg.game, "options": options, "seats": [seat, seat] });
         let id = match client::post_from(from, cfg.addr, "/api/games", None, &body).await {
