@@ -21,6 +21,16 @@ struct Counter {
 
 static FAIL: AtomicBool = AtomicBool::new(false);
 
+/// The count that ends a game.
+const END: u32 = 10;
+
+/// The threads on which a finished game's results and views were computed.
+static FINAL_WORK: std::sync::Mutex<Vec<std::thread::ThreadId>> = std::sync::Mutex::new(Vec::new());
+
+fn note_final_work() {
+    FINAL_WORK.lock().unwrap().push(std::thread::current().id());
+}
+
 #[derive(Clone, Debug)]
 struct CounterGame;
 
@@ -89,8 +99,12 @@ impl State for Counter {
         self.count -= mv;
         self.plies -= 1;
     }
+    /// Over at 10: the seat that reached it wins.
     fn outcome(&self) -> Option<Outcome> {
-        None
+        (self.count >= END).then(|| {
+            let winner = ((self.plies + 1) % 2) as usize;
+            Outcome::shared_win(2, &[winner], "count")
+        })
     }
     fn key(&self) -> u64 {
         u64::from(self.count) << 32 | u64::from(self.plies)
@@ -102,16 +116,24 @@ impl State for Counter {
         text.parse().map_err(|_| MoveError::syntax("a number"))
     }
     fn view(&self, _: Reader) -> u32 {
+        if self.count >= END {
+            note_final_work();
+        }
         self.count
+    }
+    /// The expensive part of a finished game (as Colorito's score search).
+    fn result_tags(&self) -> Vec<(String, String)> {
+        note_final_work();
+        vec![("Count".into(), self.count.to_string())]
     }
     fn render(&self, _: Reader, _: bool) -> String {
         self.count.to_string()
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_panic_while_a_move_is_applied_rebuilds_the_match_from_the_stored_events() {
-    let dir = std::env::temp_dir().join(format!("plateau-table-panic-{}", std::process::id()));
+/// A live counter game between two people, stored, and its table.
+async fn counter_table(tag: &str) -> (Table, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("plateau-table-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let store =
         crate::store::open(&format!("sqlite://{}", dir.join("t.sqlite").display()), Durability::Normal).await.unwrap();
@@ -127,7 +149,7 @@ async fn a_panic_while_a_move_is_applied_rebuilds_the_match_from_the_stored_even
     };
     let seats = vec![seat(0), seat(1)];
     let row = GameRow {
-        id: "panicgame".into(),
+        id: format!("game-{tag}"),
         game: "counter".into(),
         variant: None,
         options: Default::default(),
@@ -142,7 +164,12 @@ async fn a_panic_while_a_move_is_applied_rebuilds_the_match_from_the_stored_even
         updated_at: 0,
     };
     ctx.writer.commit(vec![WriteOp::InsertGame { game: row.clone(), seats: seats.clone() }]).await.unwrap();
-    let mut t = Table::new(ctx.clone(), row, &seats, m, Vec::new());
+    (Table::new(ctx.clone(), row, &seats, m, Vec::new()), dir)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panic_while_a_move_is_applied_rebuilds_the_match_from_the_stored_events() {
+    let (mut t, dir) = counter_table("panic").await;
     t.play(0, "1", None).await.unwrap();
     assert_eq!(t.m.view(Reader::Spectator), json!(1));
     // The rules panic halfway through "2": the count changed, the turn did not.
@@ -159,5 +186,34 @@ async fn a_panic_while_a_move_is_applied_rebuilds_the_match_from_the_stored_even
     t.play(1, "2", None).await.unwrap();
     assert_eq!(t.m.view(Reader::Spectator), json!(3));
     assert_eq!(t.events.len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// The runtime of this test is the test's own thread alone: work done on it
+// is work done on the async runtime.
+#[tokio::test(flavor = "current_thread")]
+async fn a_finished_games_results_are_computed_off_the_runtime_once() {
+    let (mut t, dir) = counter_table("settle").await;
+    let runtime_thread = std::thread::current().id();
+    let mut seat = 0;
+    while t.m.outcome().is_none() {
+        t.play(seat, "1", None).await.unwrap();
+        seat = 1 - seat;
+    }
+    assert_eq!(t.row.status, Status::Finished);
+    let computed = FINAL_WORK.lock().unwrap().len();
+    assert!(computed > 0, "the result was computed");
+    // Everything a reader may ask of the finished game now answers from what
+    // was computed: nothing more is computed, on the runtime or anywhere.
+    for seat in [None, Some(0), Some(1)] {
+        let _ = t.state_json(seat, true, true);
+        let _ = t.record_json(seat);
+        let _ = t.position_json(seat, t.m.ply() as u64).await.unwrap();
+    }
+    let rows: Vec<Value> = t.events.iter().map(event_json).collect();
+    assert_eq!(rows.last().unwrap()["tags"], json!([["Count", "10"]]), "the result is stored with game_over");
+    let work = FINAL_WORK.lock().unwrap().clone();
+    assert_eq!(work.len(), computed, "reads after the end computed the result again");
+    assert!(work.iter().all(|&id| id != runtime_thread), "a finished game's result was computed on the runtime");
     let _ = std::fs::remove_dir_all(&dir);
 }
