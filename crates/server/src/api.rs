@@ -16,9 +16,7 @@ use crate::AppState;
 use crate::error::ApiError;
 use crate::ids;
 use crate::protocol::{ClientMsg, clean_name};
-use crate::state::{
-    CreateRequest, OptionValue, SeedValue, hidden_seed_refused, new_match_checked, options_of, parse_seed,
-};
+use crate::state::{CreateRequest, OptionValue, SeedValue, client_seed, new_match_checked, options_of};
 use crate::store::{Listing, Status};
 use crate::table::{Cmd, Query as TableQuery, Who};
 
@@ -336,12 +334,7 @@ pub(crate) async fn setup(State(st): State<AppState>, body: Result<Bytes, BytesR
     let bad = |m: String| ApiError::bad_request("bad_setup", m);
     let options = options_of(&req.options)?;
     let entry = st.0.ctx.registry.get(&req.game).map_err(|e| bad(e.to_string()))?;
-    let seed = match &req.seed {
-        Some(_) if entry.info().hidden => return Err(bad(hidden_seed_refused(entry.info().title))),
-        Some(SeedValue::Num(n)) => *n,
-        Some(SeedValue::Text(t)) => parse_seed(t).map_err(bad)?,
-        None => 0,
-    };
+    let seed = client_seed(req.seed.as_ref(), entry.info())?.unwrap_or(0);
     let setup = plateau_core::Setup { variant: req.variant, options, seed };
     let m = new_match_checked(entry, &setup)?;
     Ok(Json(json!({

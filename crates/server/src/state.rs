@@ -402,10 +402,8 @@ impl Shared {
         // A game with hidden information is dealt from a seed the server
         // draws when its last seat is taken, never from a client's (whoever
         // chose it would know every secret).
-        let seed = match &req.seed {
-            Some(_) if info.hidden => return Err(bad(hidden_seed_refused(info.title))),
-            Some(SeedValue::Num(n)) => *n,
-            Some(SeedValue::Text(t)) => parse_seed(t).map_err(bad)?,
+        let seed = match client_seed(req.seed.as_ref(), info)? {
+            Some(s) => s,
             None if info.uses_seed && !info.hidden => ids::random_u64()?,
             None => 0,
         };
@@ -511,17 +509,25 @@ impl Shared {
     }
 }
 
-/// Why a client may not choose the seed of a game with hidden information.
-pub(crate) fn hidden_seed_refused(title: &str) -> String {
-    format!(
-        "{title} has hidden information: its set-up is dealt by the server when every seat is taken, \
-         and a seed cannot be chosen here (the command line, `plateau play --seed`, allows it for study)"
-    )
-}
-
-/// A seed as text: a whole number from 0 to 2^64-1.
-pub(crate) fn parse_seed(t: &str) -> Result<u64, String> {
-    t.trim().parse().map_err(|_| format!("the seed {t:?} is not a whole number from 0 to 2^64-1"))
+/// The seed a client sent, if any: a number or its decimal text, and never
+/// for a game with hidden information (whoever chose it would know every
+/// secret: the server deals it when every seat is taken).
+pub(crate) fn client_seed(seed: Option<&SeedValue>, info: &plateau_core::GameInfo) -> Result<Option<u64>, ApiError> {
+    let bad = |m: String| ApiError::bad_request("bad_setup", m);
+    match seed {
+        None => Ok(None),
+        Some(_) if info.hidden => Err(bad(format!(
+            "{} has hidden information: its set-up is dealt by the server when every seat is taken, \
+             and a seed cannot be chosen here (the command line, `plateau play --seed`, allows it for study)",
+            info.title
+        ))),
+        Some(SeedValue::Num(n)) => Ok(Some(*n)),
+        Some(SeedValue::Text(t)) => t
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| bad(format!("the seed {t:?} is not a whole number from 0 to 2^64-1"))),
+    }
 }
 
 /// A client's option values as text options.

@@ -119,6 +119,14 @@ impl Table {
         r
     }
 
+    /// A new match of this game's set-up with another seed (a deal, a
+    /// rematch).
+    fn new_match_with_seed(&self, seed: u64) -> Result<Box<dyn AnyMatch>, ApiError> {
+        let setup = Setup { variant: self.row.variant.clone(), options: self.row.options.clone(), seed };
+        catch(|| self.ctx.registry.new_match(&self.row.game, &setup))?
+            .map_err(|e| ApiError::internal(format!("the game cannot be set up again: {e}")))
+    }
+
     pub(super) fn human_seated(&self, seat: Seat) -> bool {
         self.seats[seat].kind == SeatKind::Human && self.seats[seat].token_hash.is_some()
     }
@@ -288,10 +296,7 @@ impl Table {
         let info = self.m.info();
         let deal = if filled && info.hidden && info.uses_seed {
             let seed = ids::random_u64()?;
-            let setup = Setup { variant: self.row.variant.clone(), options: self.row.options.clone(), seed };
-            let m = catch(|| self.ctx.registry.new_match(&self.row.game, &setup))?
-                .map_err(|e| ApiError::internal(format!("the game cannot be dealt: {e}")))?;
-            Some((seed, m))
+            Some((seed, self.new_match_with_seed(seed)?))
         } else {
             None
         };
@@ -340,13 +345,8 @@ impl Table {
         // (the two seats swapped for two players).
         let n = self.seats.len();
         let info = self.m.info();
-        let setup = Setup {
-            variant: self.row.variant.clone(),
-            options: self.row.options.clone(),
-            seed: if info.uses_seed { ids::random_u64()? } else { self.row.seed },
-        };
-        let m = catch(|| self.ctx.registry.new_match(&self.row.game, &setup))?
-            .map_err(|e| ApiError::internal(format!("the rematch cannot be set up: {e}")))?;
+        let seed = if info.uses_seed { ids::random_u64()? } else { self.row.seed };
+        let m = self.new_match_with_seed(seed)?;
         let now = now_ms();
         let new_id = ids::new_game_id()?;
         let mut seats: Vec<SeatRow> = (0..n)
@@ -367,7 +367,7 @@ impl Table {
             game: self.row.game.clone(),
             variant: self.row.variant.clone(),
             options: self.row.options.clone(),
-            seed: setup.seed,
+            seed,
             status: Status::Live,
             result: None,
             termination: None,

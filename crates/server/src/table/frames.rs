@@ -186,9 +186,10 @@ impl Table {
         if self.dealt() { reader_of(seat) } else { Reader::Spectator }
     }
 
-    pub(super) fn seed_visible(&self, seat: Option<Seat>) -> bool {
+    /// Whether the seed may be shown: it reveals nothing (no hidden
+    /// information, or the game is over).
+    pub(super) fn seed_visible(&self) -> bool {
         let info = self.m.info();
-        let _ = seat;
         info.uses_seed && (!info.hidden || self.row.status == Status::Finished)
     }
 
@@ -224,7 +225,7 @@ impl Table {
             created_at: self.row.created_at,
             dealt: self.dealt(),
             view: view_of(&*self.m, self.reader(seat)),
-            seed: self.seed_visible(seat).then_some(self.row.seed),
+            seed: self.seed_visible().then_some(self.row.seed),
             legal_moves,
             legal,
             history: history.then(|| self.m.history()),
