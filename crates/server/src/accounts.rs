@@ -59,6 +59,8 @@ const NAME_RATE: f64 = 1.0 / 60.0;
 /// Attempts per client address: a burst, then one every 6 seconds.
 const ADDR_BURST: f64 = 20.0;
 const ADDR_RATE: f64 = 1.0 / 6.0;
+/// Names starting so (in any case) are the computer levels' accounts.
+pub(crate) const RESERVED_PREFIX: &str = "computer";
 /// The prefix of personal access tokens.
 const PAT_PREFIX: &str = "pat_";
 
@@ -321,6 +323,27 @@ async fn authenticate(st: &AppState, headers: &HeaderMap) -> Result<Authed, ApiE
     Ok(Authed { account, via: Via::Session(hash) })
 }
 
+/// The account a request acts for, if any: a personal access token
+/// (`Authorization: Bearer pat_…`; an unknown one is an error), else a
+/// valid session cookie. A seat's token in `Authorization`, no credentials
+/// or an ended session: `None` (a guest).
+pub(crate) async fn account_of(st: &AppState, headers: &HeaderMap) -> Result<Option<AccountRow>, ApiError> {
+    let pat = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .is_some_and(|t| t.trim().starts_with(PAT_PREFIX));
+    if !pat && headers.get(header::AUTHORIZATION).is_some() {
+        return Ok(None);
+    }
+    match authenticate(st, headers).await {
+        Ok(a) => Ok(Some(a.account)),
+        Err(e) if pat => Err(e),
+        Err(e) if e.code == "not_logged_in" => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 fn account_json(a: &AccountRow) -> Value {
     json!({ "name": a.name, "created_at": a.created_at })
 }
@@ -365,6 +388,12 @@ pub(crate) async fn sign_up(
 ) -> Result<Response, ApiError> {
     let req: Credentials = parse(body)?;
     let name = account_name(&req.name).map_err(|e| ApiError::bad_request("bad_name", e))?;
+    if name_key(&name).starts_with(RESERVED_PREFIX) {
+        return Err(ApiError::bad_request(
+            "bad_name",
+            format!("names starting with {RESERVED_PREFIX:?} are the computer players'"),
+        ));
+    }
     check_password(&req.password)?;
     st.1.attempt(client(info), None)?;
     let password = st.1.hash(req.password).await?;
