@@ -57,14 +57,26 @@ fn client_ip(info: Option<Extension<crate::ClientIp>>) -> IpAddr {
     info.map_or(IpAddr::from([127, 0, 0, 1]), |Extension(crate::ClientIp(a))| a)
 }
 
-/// `POST /api/games`: create a game.
+/// The seat token of a request (`Authorization: Bearer TOKEN`, not an
+/// access token), and the account it is logged in as (an access token or
+/// the session cookie).
+async fn who(st: &AppState, headers: &HeaderMap) -> ApiResult<(Option<String>, Option<crate::store::AccountRow>)> {
+    let account = crate::accounts::account_of(st, headers).await?;
+    let token = if account.is_some() && headers.contains_key(header::AUTHORIZATION) { None } else { bearer(headers)? };
+    Ok((token, account))
+}
+
+/// `POST /api/games`: create a game (the creator's seat is the account's
+/// when logged in).
 pub(crate) async fn create(
     State(st): State<AppState>,
     info: Option<Extension<crate::ClientIp>>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: CreateRequest = parse_json(body)?;
-    let c = st.0.create(req, client_ip(info)).await?;
+    let account = crate::accounts::account_of(&st, &headers).await?;
+    let c = st.0.create(req, client_ip(info), account).await?;
     let body = json!({
         "id": c.id,
         "seat": c.seat,
@@ -155,8 +167,12 @@ pub(crate) async fn get_game(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Json<Value>> {
-    let token = bearer(&headers)?;
-    let v = st.0.request(&id, |reply| Cmd::Query { token: token.clone(), what: TableQuery::State, reply }).await?;
+    let (token, account) = who(&st, &headers).await?;
+    let account = account.map(|a| a.id);
+    let v = st
+        .0
+        .request(&id, |reply| Cmd::Query { token: token.clone(), account: account.clone(), what: TableQuery::State, reply })
+        .await?;
     Ok(Json(v))
 }
 
@@ -174,8 +190,17 @@ pub(crate) async fn record(
     q: Result<Query<RecordParams>, QueryRejection>,
 ) -> ApiResult<Response> {
     let Query(q) = q.map_err(query_error)?;
-    let token = bearer(&headers)?;
-    let v = st.0.request(&id, |reply| Cmd::Query { token: token.clone(), what: TableQuery::Record, reply }).await?;
+    let (token, account) = who(&st, &headers).await?;
+    let account = account.map(|a| a.id);
+    let v = st
+        .0
+        .request(&id, |reply| Cmd::Query {
+            token: token.clone(),
+            account: account.clone(),
+            what: TableQuery::Record,
+            reply,
+        })
+        .await?;
     match q.format.as_deref() {
         None | Some("json") => Ok(Json(v).into_response()),
         Some("text") => Ok((
@@ -201,10 +226,17 @@ pub(crate) async fn position(
     q: Result<Query<PositionParams>, QueryRejection>,
 ) -> ApiResult<Json<Value>> {
     let Query(q) = q.map_err(query_error)?;
-    let token = bearer(&headers)?;
-    let v =
-        st.0.request(&id, |reply| Cmd::Query { token: token.clone(), what: TableQuery::Position(q.ply), reply })
-            .await?;
+    let (token, account) = who(&st, &headers).await?;
+    let account = account.map(|a| a.id);
+    let v = st
+        .0
+        .request(&id, |reply| Cmd::Query {
+            token: token.clone(),
+            account: account.clone(),
+            what: TableQuery::Position(q.ply),
+            reply,
+        })
+        .await?;
     Ok(Json(v))
 }
 
@@ -215,18 +247,21 @@ pub(crate) struct JoinRequest {
     name: Option<String>,
 }
 
-/// `POST /api/games/{id}/join`: take an open seat.
+/// `POST /api/games/{id}/join`: take an open seat (as the account, when
+/// logged in).
 pub(crate) async fn join(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<Value>> {
     let req: JoinRequest = parse_json(body)?;
+    let account = crate::accounts::account_of(&st, &headers).await?.map(|a| (a.id, a.name));
     let name = match &req.name {
         Some(n) => Some(clean_name(n).map_err(|e| ApiError::bad_request("bad_name", e))?),
         None => None,
     };
-    let j = st.0.request(&id, |reply| Cmd::Join { seat: req.seat, name: name.clone(), reply }).await?;
+    let j = st.0.request(&id, |reply| Cmd::Join { seat: req.seat, name: name.clone(), account: account.clone(), reply }).await?;
     Ok(Json(json!({
         "id": id,
         "seat": j.seat,
@@ -244,13 +279,17 @@ pub(crate) async fn action(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<Value>> {
-    let token = bearer(&headers)?.ok_or_else(|| {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "bad_token",
-            "acting needs the seat's token: Authorization: Bearer TOKEN",
-        )
-    })?;
+    let who = match who(&st, &headers).await? {
+        (Some(token), _) => Who::Token(token),
+        (None, Some(account)) => Who::Account(account.id),
+        (None, None) => {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "bad_token",
+                "acting needs the seat's token (Authorization: Bearer TOKEN), or to be logged in as the seat's account",
+            ));
+        }
+    };
     let msg: ClientMsg = parse_json(body)?;
     let action = msg.action().ok_or_else(|| {
         ApiError::bad_request(
@@ -260,7 +299,7 @@ pub(crate) async fn action(
     })?;
     let version = st
         .0
-        .request(&id, |reply| Cmd::Act { who: Who::Token(token.clone()), action: action.clone(), reply: Some(reply) })
+        .request(&id, |reply| Cmd::Act { who: who.clone(), action: action.clone(), reply: Some(reply) })
         .await?;
     Ok(Json(json!({ "ok": true, "version": version })))
 }
@@ -280,15 +319,31 @@ fn option_kind_json(o: &plateau_core::OptionSpec) -> Value {
     }
 }
 
-/// `GET /api/catalog`: every game, its variants, options and computer levels.
-pub(crate) async fn catalog(State(st): State<AppState>) -> Json<Value> {
+/// `GET /api/catalog`: every game, its variants, options and computer
+/// levels (each with its current rating for the game).
+pub(crate) async fn catalog(State(st): State<AppState>) -> ApiResult<Json<Value>> {
+    let ratings = crate::profiles::level_ratings(&st).await?;
     let games: Vec<Value> =
         st.0.ctx
             .registry
             .games()
             .map(|g| {
                 let i = g.info();
-                let levels = plateau_games::players(i.name).map(|p| p.levels().to_vec()).unwrap_or_default();
+                let levels: Vec<Value> = plateau_games::players(i.name)
+                    .map(|p| p.levels().to_vec())
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|l| {
+                        let mut v = json!(l);
+                        let r = &ratings.get(i.name).and_then(|g| g.get(&format!("ai:{}", l.level)));
+                        if let Some(r) = r {
+                            v["rating"] = r["rating"].clone();
+                            v["deviation"] = r["deviation"].clone();
+                            v["provisional"] = r["provisional"].clone();
+                        }
+                        v
+                    })
+                    .collect();
                 json!({
                     "name": i.name,
                     "title": i.title,
@@ -313,7 +368,7 @@ pub(crate) async fn catalog(State(st): State<AppState>) -> Json<Value> {
                 })
             })
             .collect();
-    Json(json!({ "games": games }))
+    Ok(Json(json!({ "games": games })))
 }
 
 #[derive(Deserialize)]

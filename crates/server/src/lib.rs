@@ -51,6 +51,7 @@
 
 #![warn(missing_docs)]
 
+pub mod clock;
 pub mod error;
 pub mod ids;
 pub mod players;
@@ -59,6 +60,7 @@ pub mod protocol;
 pub mod store;
 
 mod accounts;
+mod profiles;
 mod api;
 mod listen;
 mod state;
@@ -258,7 +260,10 @@ pub fn router(state: AppState, ui: Option<Router>) -> Router {
         .route("/api/account/password", post(accounts::change_password))
         .route("/api/account/tokens", get(accounts::list_tokens).post(accounts::create_token))
         .route("/api/account/tokens/{id}", delete(accounts::revoke_token))
-        .route("/api/players/{name}", get(accounts::player))
+        .route("/api/players/{name}", get(profiles::player))
+        .route("/api/leaderboard/{game}", get(profiles::leaderboard))
+        .route("/api/account/games", get(profiles::my_games))
+        .route("/api/account/claim", post(profiles::claim))
         .with_state(state.clone());
     let app = match ui {
         Some(ui) => api.merge(ui),

@@ -52,3 +52,22 @@ pub fn make_player(game: &str, spec: &str) -> Result<Box<dyn AnyPlayer>, String>
     let players = plateau_games::players(game).map_err(|e| e.to_string())?;
     players.create(&parsed).map_err(|e| e.to_string())
 }
+
+/// The level (1 to 6) of a spec that is exactly a level (`ai:3`, `level:3`).
+pub fn level_of(spec: &str) -> Option<u8> {
+    match PlayerSpec::parse(spec).ok()?.kind {
+        Kind::Level(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// The account of a computer level: the level plays rated games as this
+/// account (`computer-3`), one rating per game like anyone.
+pub fn level_account(level: u8) -> String {
+    format!("computer-{level}")
+}
+
+/// The level of a computer level's account id.
+pub fn account_level(account_id: &str) -> Option<u8> {
+    account_id.strip_prefix("computer-")?.parse().ok().filter(|n| (1..=6).contains(n))
+}

@@ -44,6 +44,22 @@ pub enum ClientMsg {
     Rematch,
     /// Give the seat back before the game starts.
     Leave,
+    /// Claim the win: another player has been gone for a minute.
+    ClaimVictory,
+    /// Claim a draw: another player has been gone for a minute.
+    ClaimDraw,
+    /// Ask to take back one's last move (casual games).
+    TakebackOffer,
+    /// Accept the takeback asked.
+    TakebackAccept,
+    /// Decline the takeback asked.
+    TakebackDecline,
+    /// Say something: to the players' room from a seat, to the spectators'
+    /// room from a (logged-in) spectator.
+    Chat {
+        /// The message.
+        text: String,
+    },
     /// Ask for the full state again.
     Sync,
     /// Ask for a `pong`.
@@ -74,6 +90,16 @@ pub enum Action {
     Rematch,
     /// Leave before the start.
     Leave,
+    /// Claim the win against players gone too long.
+    ClaimVictory,
+    /// Claim a draw against players gone too long.
+    ClaimDraw,
+    /// Ask to take back one's last move.
+    TakebackOffer,
+    /// Accept a takeback.
+    TakebackAccept,
+    /// Decline a takeback.
+    TakebackDecline,
 }
 
 impl ClientMsg {
@@ -88,7 +114,12 @@ impl ClientMsg {
             ClientMsg::Abort => Action::Abort,
             ClientMsg::Rematch => Action::Rematch,
             ClientMsg::Leave => Action::Leave,
-            ClientMsg::Hello { .. } | ClientMsg::Sync | ClientMsg::Ping => return None,
+            ClientMsg::ClaimVictory => Action::ClaimVictory,
+            ClientMsg::ClaimDraw => Action::ClaimDraw,
+            ClientMsg::TakebackOffer => Action::TakebackOffer,
+            ClientMsg::TakebackAccept => Action::TakebackAccept,
+            ClientMsg::TakebackDecline => Action::TakebackDecline,
+            ClientMsg::Hello { .. } | ClientMsg::Sync | ClientMsg::Ping | ClientMsg::Chat { .. } => return None,
         })
     }
 }
@@ -101,7 +132,7 @@ pub const MAX_NAME_CHARS: usize = 40;
 
 /// Combining marks allowed on one character (more is "zalgo" text that
 /// spills over the lines around it).
-const MAX_MARKS: usize = 2;
+pub(crate) const MAX_MARKS: usize = 2;
 
 /// Characters that draw nothing although Unicode calls them letters or
 /// symbols (Hangul fillers, the Braille blank, Khmer inherent vowels,
@@ -112,6 +143,26 @@ fn invisible_letter(c: char) -> bool {
         '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{2800}' | '\u{17B4}' | '\u{17B5}' | '\u{180B}'
             ..='\u{180F}'
     )
+}
+
+/// What is wrong with showing `c` in a name or a chat message, if anything:
+/// a control or formatting character (bidirectional overrides and isolates,
+/// zero-width spaces and joiners, the byte-order mark, line breaks), a line
+/// or paragraph separator, a private-use, unassigned or non-character code
+/// point, or a letter that draws nothing.
+pub(crate) fn unshowable(c: char) -> Option<&'static str> {
+    use unicode_properties::{GeneralCategory as G, UnicodeGeneralCategory};
+    let cat = c.general_category();
+    let refused = match cat {
+        G::Control | G::Format | G::PrivateUse | G::Surrogate | G::Unassigned => true,
+        G::LineSeparator | G::ParagraphSeparator => true,
+        _ => invisible_letter(c) || (c as u32 & 0xFFFE) == 0xFFFE || ('\u{FDD0}'..='\u{FDEF}').contains(&c),
+    };
+    refused.then_some(match cat {
+        G::Control => "a control character",
+        G::Format => "an invisible formatting character",
+        _ => "a character that cannot be shown",
+    })
 }
 
 /// Check and tidy a player's display name, the one rule for every place a
@@ -133,17 +184,7 @@ pub fn clean_name(name: &str) -> Result<String, String> {
     let mut count = 0usize;
     for c in name.nfc() {
         let cat = c.general_category();
-        let refused = match cat {
-            G::Control | G::Format | G::PrivateUse | G::Surrogate | G::Unassigned => true,
-            G::LineSeparator | G::ParagraphSeparator => true,
-            _ => invisible_letter(c) || (c as u32 & 0xFFFE) == 0xFFFE || ('\u{FDD0}'..='\u{FDEF}').contains(&c),
-        };
-        if refused {
-            let what = match cat {
-                G::Control => "a control character",
-                G::Format => "an invisible formatting character",
-                _ => "a character that cannot be shown",
-            };
+        if let Some(what) = unshowable(c) {
             return Err(format!(
                 "the name has {what} (U+{:04X}): use letters, digits, punctuation and spaces",
                 c as u32

@@ -69,6 +69,9 @@ pub struct Limits {
     /// The server is reached over TLS (directly or through a proxy): the
     /// session cookie is marked `Secure`.
     pub secure_cookies: bool,
+    /// How long a seated person must have been gone (no socket, no action)
+    /// before the others may claim a live game.
+    pub claim_after: Duration,
 }
 
 impl Default for Limits {
@@ -94,6 +97,7 @@ impl Default for Limits {
             computer_only_games_per_client: 2,
             behind_proxy: false,
             secure_cookies: false,
+            claim_after: Duration::from_secs(60),
         }
     }
 }
@@ -187,9 +191,22 @@ impl Drop for ComputerSlot {
 /// The answer to a game's creation.
 pub(crate) struct Created {
     pub id: String,
+    /// The creator's seat and token (the first seat given a holder).
     pub seat: Option<Seat>,
     pub token: Option<String>,
+    /// The state as the creator's seat sees it.
     pub state: Value,
+    /// Every seat's token, for the seats given a holder.
+    pub tokens: Vec<Option<String>>,
+}
+
+/// Who takes a seat when a game is made.
+#[derive(Clone, Debug)]
+pub(crate) enum Holder {
+    /// A logged-in account (its name is the seat's name).
+    Account(crate::store::AccountRow),
+    /// A guest, with a display name if given.
+    Guest(Option<String>),
 }
 
 /// A seat as asked at creation.
@@ -248,9 +265,15 @@ pub struct CreateRequest {
     /// The creator's seat (default: the first human seat).
     #[serde(default)]
     pub seat: Option<usize>,
-    /// The creator's display name.
+    /// The creator's display name (a guest's; an account plays under its name).
     #[serde(default)]
     pub name: Option<String>,
+    /// Whether the game changes ratings (every person an account).
+    #[serde(default)]
+    pub rated: bool,
+    /// The time control: `{"initial", "increment"}` in seconds or `{"days"}`.
+    #[serde(default)]
+    pub clock: Option<Value>,
 }
 
 impl Shared {
@@ -262,7 +285,7 @@ impl Shared {
         limits: Limits,
     ) -> Self {
         Shared {
-            ctx: Arc::new(TableCtx::new(registry, writer, pool, limits)),
+            ctx: Arc::new(TableCtx::new(registry, writer, pool, limits, store.clone())),
             store,
             loading: Mutex::new(HashMap::new()),
             connections: AtomicUsize::new(0),
@@ -390,8 +413,41 @@ impl Shared {
         Ok(ComputerSlot { clients: self.clients.clone(), ip: client, only })
     }
 
-    /// Create a game for `client`.
-    pub(crate) async fn create(self: &Arc<Self>, req: CreateRequest, client: IpAddr) -> Result<Created, ApiError> {
+    /// Create a game for `client`, the creator's seat (`req.seat`, default
+    /// the first person's) taken by `account` if logged in, else by a guest
+    /// named `req.name`.
+    pub(crate) async fn create(
+        self: &Arc<Self>,
+        req: CreateRequest,
+        client: IpAddr,
+        account: Option<crate::store::AccountRow>,
+    ) -> Result<Created, ApiError> {
+        let holder = match account {
+            Some(a) => Holder::Account(a),
+            None => {
+                let name = match &req.name {
+                    Some(n) => Some(crate::protocol::clean_name(n).map_err(|e| ApiError::bad_request("bad_name", e))?),
+                    None => None,
+                };
+                Holder::Guest(name)
+            }
+        };
+        self.make(req, client, Creator::Default(holder)).await
+    }
+
+    /// Create a game with these seats already taken (a seek or a challenge
+    /// accepted): `holders` gives each seat taken and who takes it. The
+    /// answer's `seat`/`token` are the first holder's; `tokens` has every one.
+    pub(crate) async fn create_seated(
+        self: &Arc<Self>,
+        req: CreateRequest,
+        client: IpAddr,
+        holders: Vec<(Seat, Holder)>,
+    ) -> Result<Created, ApiError> {
+        self.make(req, client, Creator::Seated(holders)).await
+    }
+
+    async fn make(self: &Arc<Self>, req: CreateRequest, client: IpAddr, creator: Creator) -> Result<Created, ApiError> {
         let bad = |m: String| ApiError::bad_request("bad_setup", m);
         if req.game.len() > 64 {
             return Err(bad("the game name is too long".into()));
@@ -399,6 +455,10 @@ impl Shared {
         let options = options_of(&req.options)?;
         let entry = self.ctx.registry.get(&req.game).map_err(|e| bad(e.to_string()))?;
         let info = entry.info();
+        let clock = match &req.clock {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(crate::clock::TimeControl::parse(v).map_err(|e| ApiError::bad_request("bad_clock", e))?),
+        };
         // A game with hidden information is dealt from a seed the server
         // draws when its last seat is taken, never from a client's (whoever
         // chose it would know every secret).
@@ -419,15 +479,32 @@ impl Shared {
         if seat_reqs.len() != n {
             return Err(bad(format!("this game has {n} seats, and {} were given", seat_reqs.len())));
         }
+        if req.rated {
+            rated_setup(info, &req.options)?;
+        }
         let mut players: Vec<Option<Box<dyn AnyPlayer>>> = Vec::with_capacity(n);
         let mut seats: Vec<SeatRow> = Vec::with_capacity(n);
         for (i, s) in seat_reqs.iter().enumerate() {
             match s {
                 SeatRequest::Human => {
                     players.push(None);
-                    seats.push(SeatRow { seat: i, kind: SeatKind::Human, player: None, name: None, token_hash: None });
+                    seats.push(SeatRow {
+                        seat: i,
+                        kind: SeatKind::Human,
+                        player: None,
+                        name: None,
+                        token_hash: None,
+                        account: None,
+                    });
                 }
                 SeatRequest::Computer { player } => {
+                    let level = crate::players::level_of(player);
+                    if req.rated && level.is_none() {
+                        return Err(ApiError::bad_request(
+                            "unrated_player",
+                            format!("seat {i}: a rated game's computer seat is a level, ai:1 to ai:6"),
+                        ));
+                    }
                     // Made off the async runtime: a search's tables take time to allocate.
                     let (game, spec) = (info.name, player.clone());
                     let p = tokio::task::spawn_blocking(move || crate::players::make_player(game, &spec))
@@ -441,31 +518,56 @@ impl Shared {
                         player: Some(player.trim().to_string()),
                         name: None,
                         token_hash: None,
+                        account: level.map(crate::players::level_account),
                     });
                 }
             }
         }
-        let name = match &req.name {
-            Some(n) => Some(crate::protocol::clean_name(n).map_err(|e| ApiError::bad_request("bad_name", e))?),
-            None => None,
+        let holders: Vec<(Seat, Holder)> = match creator {
+            Creator::Default(h) => {
+                let seat = match req.seat {
+                    Some(s) if s >= n => return Err(bad(format!("this game has seats 0 to {}", n - 1))),
+                    Some(s) => Some(s),
+                    None => seats.iter().position(|s| s.kind == SeatKind::Human),
+                };
+                seat.map(|s| (s, h)).into_iter().collect()
+            }
+            Creator::Seated(hs) => hs,
         };
-        let creator = match req.seat {
-            Some(s) if s >= n => return Err(bad(format!("this game has seats 0 to {}", n - 1))),
-            Some(s) if seats[s].kind != SeatKind::Human => {
+        let mut tokens: Vec<Option<String>> = vec![None; n];
+        for (s, h) in &holders {
+            let s = *s;
+            if s >= n {
+                return Err(bad(format!("this game has seats 0 to {}", n - 1)));
+            }
+            if seats[s].kind != SeatKind::Human {
                 return Err(bad(format!("seat {s} is a computer seat")));
             }
-            Some(s) => Some(s),
-            None => seats.iter().position(|s| s.kind == SeatKind::Human),
-        };
-        let token = match creator {
-            Some(s) => {
-                let t = ids::new_token()?;
-                seats[s].token_hash = Some(ids::hash_token(&t));
-                seats[s].name = name.clone();
-                Some(t)
+            if tokens[s].is_some() {
+                return Err(bad(format!("seat {s} is given twice")));
             }
-            None => None,
-        };
+            let (name, account) = match h {
+                Holder::Account(a) => {
+                    if seats.iter().any(|x| x.account.as_deref() == Some(a.id.as_str())) {
+                        return Err(ApiError::conflict("already_seated", "an account holds one seat of a game"));
+                    }
+                    (Some(a.name.clone()), Some(a.id.clone()))
+                }
+                Holder::Guest(_) if req.rated => {
+                    return Err(ApiError::new(
+                        axum::http::StatusCode::UNAUTHORIZED,
+                        "account_required",
+                        "a rated game is between accounts: log in (or sign up) first",
+                    ));
+                }
+                Holder::Guest(name) => (name.clone(), None),
+            };
+            let t = ids::new_token()?;
+            seats[s].token_hash = Some(ids::hash_token(&t));
+            seats[s].name = name;
+            seats[s].account = account;
+            tokens[s] = Some(t);
+        }
         let status = if seats.iter().any(|s| s.kind == SeatKind::Human && s.token_hash.is_none()) {
             Status::Open
         } else {
@@ -494,6 +596,8 @@ impl Shared {
             rematch: None,
             created_at: now,
             updated_at: now,
+            rated: req.rated,
+            clock,
         };
         self.ctx
             .writer
@@ -503,10 +607,39 @@ impl Shared {
         let id = row.id.clone();
         let mut table = Table::new(self.ctx.clone(), row, &seats, m, players);
         table.set_owner(client.to_string(), slot);
-        let state = table.state_json(creator, true, true);
+        let seat = holders.first().map(|(s, _)| *s);
+        let state = table.state_json(seat, true, true);
         self.ctx.install(table);
-        Ok(Created { id, seat: creator, token, state })
+        let token = seat.and_then(|s| tokens[s].clone());
+        Ok(Created { id, seat, token, state, tokens })
     }
+}
+
+/// Who takes seats at creation.
+enum Creator {
+    /// The creator, in `req.seat` (default: the first person's seat).
+    Default(Holder),
+    /// These seats, these holders.
+    Seated(Vec<(Seat, Holder)>),
+}
+
+/// Whether a set-up may be rated: options that set up a custom position
+/// (text or content options, such as Abalone's `position`, Colorito's
+/// `board`, Abraxas's `sheet`) make a game casual only; the variants'
+/// presets are fair.
+fn rated_setup(info: &plateau_core::GameInfo, values: &BTreeMap<String, OptionValue>) -> Result<(), ApiError> {
+    use plateau_core::OptionKind;
+    for k in values.keys() {
+        if let Some(o) = info.options.iter().find(|o| o.name == k)
+            && matches!(o.kind, OptionKind::Text | OptionKind::Content)
+        {
+            return Err(ApiError::bad_request(
+                "unrated_options",
+                format!("the option {k} sets up a custom position: such a game can only be casual"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The seed a client sent, if any: a number or its decimal text, and never

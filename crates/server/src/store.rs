@@ -31,6 +31,9 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use sqlx::{ConnectOptions, QueryBuilder, Row, Sqlite};
 use tokio::sync::{mpsc, oneshot};
 
+pub mod chat;
+pub(crate) mod players;
+
 /// A boxed future, for the object-safe [`Storage`] trait.
 pub type BoxFut<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -116,6 +119,10 @@ pub struct GameRow {
     pub created_at: i64,
     /// Time of the last status change, in milliseconds since 1970.
     pub updated_at: i64,
+    /// Whether the game changes ratings.
+    pub rated: bool,
+    /// The time control, if any.
+    pub clock: Option<crate::clock::TimeControl>,
 }
 
 /// Whether a seat is a person or a computer player.
@@ -141,6 +148,9 @@ pub struct SeatRow {
     pub name: Option<String>,
     /// The SHA-256 of the seat's token, once taken.
     pub token_hash: Option<String>,
+    /// The account holding the seat (a person's, or a computer level's in a
+    /// rated game).
+    pub account: Option<String>,
 }
 
 /// What an event is. Stored, and sent to clients, as its snake_case name.
@@ -167,11 +177,27 @@ pub enum EventKind {
     Rematch,
     /// The game ended (`data`: the result).
     GameOver,
+    /// A seat's time ran out (`seat`: whose).
+    Flag,
+    /// A seat claimed the game of a player gone too long (`seat`: who
+    /// claimed; `data`: `{"gone", "draw"}`).
+    Claim,
+    /// The clocks set again when a live game was loaded after a stop
+    /// (`data`: `{"clocks"}`, each seat's time in ms).
+    Clock,
+    /// A seat asked to take back its last move.
+    TakebackOffer,
+    /// A seat accepted the takeback asked.
+    TakebackAccept,
+    /// A seat declined the takeback asked.
+    TakebackDecline,
+    /// Moves taken back (`seat`: who asked; `data`: `{"plies"}`, how many).
+    Takeback,
 }
 
 impl EventKind {
     /// Every kind.
-    pub const ALL: [EventKind; 10] = [
+    pub const ALL: [EventKind; 17] = [
         EventKind::Move,
         EventKind::Join,
         EventKind::Leave,
@@ -182,6 +208,13 @@ impl EventKind {
         EventKind::RematchOffer,
         EventKind::Rematch,
         EventKind::GameOver,
+        EventKind::Flag,
+        EventKind::Claim,
+        EventKind::Clock,
+        EventKind::TakebackOffer,
+        EventKind::TakebackAccept,
+        EventKind::TakebackDecline,
+        EventKind::Takeback,
     ];
 
     /// Its stored name.
@@ -197,6 +230,13 @@ impl EventKind {
             EventKind::RematchOffer => "rematch_offer",
             EventKind::Rematch => "rematch",
             EventKind::GameOver => "game_over",
+            EventKind::Flag => "flag",
+            EventKind::Claim => "claim",
+            EventKind::Clock => "clock",
+            EventKind::TakebackOffer => "takeback_offer",
+            EventKind::TakebackAccept => "takeback_accept",
+            EventKind::TakebackDecline => "takeback_decline",
+            EventKind::Takeback => "takeback",
         }
     }
 
@@ -208,7 +248,17 @@ impl EventKind {
     /// Whether an event of this kind changes what a move is chosen on (the
     /// position, the status or the seats).
     pub fn changes_position(self) -> bool {
-        !matches!(self, EventKind::DrawOffer | EventKind::DrawDecline | EventKind::RematchOffer | EventKind::Rematch)
+        !matches!(
+            self,
+            EventKind::DrawOffer
+                | EventKind::DrawDecline
+                | EventKind::RematchOffer
+                | EventKind::Rematch
+                | EventKind::Clock
+                | EventKind::TakebackOffer
+                | EventKind::TakebackAccept
+                | EventKind::TakebackDecline
+        )
     }
 }
 
@@ -236,6 +286,8 @@ pub struct StoredGame {
     pub seats: Vec<SeatRow>,
     /// Its events, in order of version.
     pub events: Vec<EventRow>,
+    /// The last messages of its players' room, oldest first.
+    pub chat: Vec<chat::ChatRow>,
 }
 
 /// One write.
@@ -265,6 +317,24 @@ pub enum WriteOp {
         name: Option<String>,
         /// The new token hash (None: the seat is open again).
         token_hash: Option<String>,
+        /// The account now holding it.
+        account: Option<String>,
+    },
+    /// Each seat's outcome (`win`, `draw`, `loss`) once the game is over.
+    Outcomes {
+        /// The game.
+        game_id: String,
+        /// Per seat, in order.
+        outcomes: Vec<&'static str>,
+    },
+    /// A rated game's new rating of one account, and its history row.
+    Rate(players::RatingChange),
+    /// A message of a game's players' room.
+    InsertChat {
+        /// The game.
+        game_id: String,
+        /// The message.
+        message: chat::ChatRow,
     },
     /// A change of status (and the summary columns).
     UpdateGame {
@@ -311,7 +381,7 @@ pub struct Listed {
 }
 
 /// What the server needs of a database.
-pub trait Storage: Send + Sync + 'static {
+pub trait Storage: players::PlayerStore + Send + Sync + 'static {
     /// Apply these groups of writes in one transaction: all or nothing.
     fn commit<'a>(&'a self, groups: &'a [Vec<WriteOp>]) -> BoxFut<'a, Result<(), StoreError>>;
     /// A game with its seats and events.
@@ -473,7 +543,7 @@ impl SqliteStore {
                     let options = serde_json::to_string(&game.options).map_err(|e| StoreError(e.to_string()))?;
                     q.push(
                         " INSERT INTO games (id, game, variant, options, seed, status, result, termination, ply, \
-                         rematch_of, rematch, created_at, updated_at) ",
+                         rematch_of, rematch, created_at, updated_at, rated, clock) ",
                     );
                     q.push_values(std::iter::once(game), |mut b, game| {
                         b.push_bind(game.id.clone())
@@ -488,11 +558,13 @@ impl SqliteStore {
                             .push_bind(game.rematch_of.clone())
                             .push_bind(game.rematch.clone())
                             .push_bind(game.created_at)
-                            .push_bind(game.updated_at);
+                            .push_bind(game.updated_at)
+                            .push_bind(game.rated as i64)
+                            .push_bind(game.clock.map(|c| c.to_json()));
                     });
                     q.push(";");
                     if !seats.is_empty() {
-                        q.push(" INSERT INTO seats (game_id, seat, kind, player, name, token_hash) ");
+                        q.push(" INSERT INTO seats (game_id, seat, kind, player, name, token_hash, account_id) ");
                         q.push_values(seats, |mut b, s| {
                             b.push_bind(game.id.clone())
                                 .push_bind(s.seat as i64)
@@ -502,18 +574,29 @@ impl SqliteStore {
                                 })
                                 .push_bind(s.player.clone())
                                 .push_bind(s.name.clone())
-                                .push_bind(s.token_hash.clone());
+                                .push_bind(s.token_hash.clone())
+                                .push_bind(s.account.clone());
                         });
                         q.push(";");
                     }
                 }
                 WriteOp::InsertEvent { game_id, event } => events.push((game_id, event)),
-                WriteOp::UpdateSeat { game_id, seat, name, token_hash } => {
+                WriteOp::InsertChat { game_id, message } => chat::push_insert(&mut q, game_id, message),
+                WriteOp::UpdateSeat { game_id, seat, name, token_hash, account } => {
                     q.push(" UPDATE seats SET name = ").push_bind(name.clone());
                     q.push(", token_hash = ").push_bind(token_hash.clone());
+                    q.push(", account_id = ").push_bind(account.clone());
                     q.push(" WHERE game_id = ").push_bind(game_id.clone());
                     q.push(" AND seat = ").push_bind(*seat as i64).push(";");
                 }
+                WriteOp::Outcomes { game_id, outcomes } => {
+                    for (seat, o) in outcomes.iter().enumerate() {
+                        q.push(" UPDATE seats SET outcome = ").push_bind(*o);
+                        q.push(" WHERE game_id = ").push_bind(game_id.clone());
+                        q.push(" AND seat = ").push_bind(seat as i64).push(";");
+                    }
+                }
+                WriteOp::Rate(c) => players::push_rate(&mut q, c),
                 WriteOp::UpdateGame { game_id, status, result, termination, ply, rematch, seed, at } => {
                     q.push(" UPDATE games SET status = ").push_bind(status.as_str());
                     q.push(", result = ").push_bind(result.clone());
@@ -554,7 +637,7 @@ impl SqliteStore {
             return Ok(Vec::new());
         }
         let mut q: QueryBuilder<Sqlite> =
-            QueryBuilder::new("SELECT game_id, seat, kind, player, name, token_hash FROM seats WHERE game_id IN (");
+            QueryBuilder::new("SELECT game_id, seat, kind, player, name, token_hash, account_id FROM seats WHERE game_id IN (");
         let mut sep = q.separated(", ");
         for id in ids {
             sep.push_bind(*id);
@@ -565,7 +648,7 @@ impl SqliteStore {
     }
 }
 
-fn seat_row(r: &sqlx::sqlite::SqliteRow) -> Result<SeatRow, StoreError> {
+pub(crate) fn seat_row(r: &sqlx::sqlite::SqliteRow) -> Result<SeatRow, StoreError> {
     Ok(SeatRow {
         seat: r.try_get::<i64, _>("seat")? as usize,
         kind: match r.try_get::<String, _>("kind")?.as_str() {
@@ -575,10 +658,11 @@ fn seat_row(r: &sqlx::sqlite::SqliteRow) -> Result<SeatRow, StoreError> {
         player: r.try_get("player")?,
         name: r.try_get("name")?,
         token_hash: r.try_get("token_hash")?,
+        account: r.try_get("account_id")?,
     })
 }
 
-fn game_row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
+pub(crate) fn game_row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
     let options: String = r.try_get("options")?;
     let status: String = r.try_get("status")?;
     Ok(GameRow {
@@ -595,11 +679,18 @@ fn game_row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
         rematch: r.try_get("rematch")?,
         created_at: r.try_get("created_at")?,
         updated_at: r.try_get("updated_at")?,
+        rated: r.try_get::<i64, _>("rated")? != 0,
+        clock: match r.try_get::<Option<String>, _>("clock")? {
+            Some(c) => Some(
+                crate::clock::TimeControl::from_json(&c).map_err(|e| StoreError(format!("stored clock {c:?}: {e}")))?,
+            ),
+            None => None,
+        },
     })
 }
 
-const GAME_COLUMNS: &str =
-    "id, game, variant, options, seed, status, result, termination, ply, rematch_of, rematch, created_at, updated_at";
+pub(crate) const GAME_COLUMNS: &str = "g.id, g.game, g.variant, g.options, g.seed, g.status, g.result, g.termination, \
+     g.ply, g.rematch_of, g.rematch, g.created_at, g.updated_at, g.rated, g.clock";
 
 impl Storage for SqliteStore {
     fn commit<'a>(&'a self, groups: &'a [Vec<WriteOp>]) -> BoxFut<'a, Result<(), StoreError>> {
@@ -608,7 +699,7 @@ impl Storage for SqliteStore {
 
     fn load<'a>(&'a self, id: &'a str) -> BoxFut<'a, Result<Option<StoredGame>, StoreError>> {
         Box::pin(async move {
-            let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?"))
+            let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games g WHERE g.id = ?"))
                 .bind(id)
                 .fetch_optional(&self.pool)
                 .await?;
@@ -635,7 +726,8 @@ impl Storage for SqliteStore {
                     })
                 })
                 .collect::<Result<Vec<_>, StoreError>>()?;
-            Ok(Some(StoredGame { game, seats, events }))
+            let chat = chat::last_of(&self.pool, id).await?;
+            Ok(Some(StoredGame { game, seats, events, chat }))
         })
     }
 
@@ -643,7 +735,7 @@ impl Storage for SqliteStore {
         Box::pin(async move {
             let mut b: QueryBuilder<Sqlite> = QueryBuilder::new(format!(
                 "SELECT {GAME_COLUMNS}, (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id AND e.kind = 'move') \
-                 AS moves FROM games g WHERE status = "
+                 AS moves FROM games g WHERE g.status = "
             ));
             b.push_bind(q.status.as_str());
             if let Some((at, id)) = &q.after {
@@ -670,8 +762,8 @@ impl Storage for SqliteStore {
     fn resumable(&self) -> BoxFut<'_, Result<Vec<String>, StoreError>> {
         Box::pin(async move {
             let rows = sqlx::query(
-                "SELECT id FROM games g WHERE status = 'live' AND EXISTS \
-                 (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.kind = 'computer') ORDER BY updated_at",
+                "SELECT id FROM games g WHERE status = 'live' AND (clock IS NOT NULL OR EXISTS \
+                 (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.kind = 'computer')) ORDER BY updated_at",
             )
             .fetch_all(&self.pool)
             .await?;

@@ -35,8 +35,17 @@ const READ_BUFFER: usize = 8 * 1024;
 pub(crate) async fn upgrade(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
+    // The session's account acts for its seat, but only from this server's
+    // own pages: another site's page must not reach a seat through the
+    // visitor's cookie. (A program sends its access token instead.)
+    let account = if headers.contains_key(axum::http::header::AUTHORIZATION) || crate::accounts::same_origin(&headers) {
+        crate::accounts::account_of(&st, &headers).await?.map(|a| (a.id, a.name))
+    } else {
+        None
+    };
     let shared = st.0;
     // Refuse unknown games before upgrading, with a plain JSON 404.
     let table = shared.table(&id).await?;
@@ -55,7 +64,7 @@ pub(crate) async fn upgrade(
         .write_buffer_size(0)
         .on_upgrade(move |socket| async move {
             shared.connections.fetch_add(1, Ordering::Relaxed);
-            session(&shared, &id, table, socket).await;
+            session(&shared, &id, table, socket, account).await;
             shared.connections.fetch_sub(1, Ordering::Relaxed);
         })
         .into_response())
@@ -85,7 +94,13 @@ async fn fail(socket: &mut WebSocket, e: &ApiError, code: u16) {
     close(socket, code, e.code).await;
 }
 
-async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut socket: WebSocket) {
+async fn session(
+    shared: &Arc<Shared>,
+    id: &str,
+    table: mpsc::Sender<Cmd>,
+    mut socket: WebSocket,
+    account: Option<(String, String)>,
+) {
     let limits = &shared.limits();
     // 1. Hello.
     let hello = match tokio::time::timeout(limits.hello_timeout, socket.recv()).await {
@@ -123,7 +138,7 @@ async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut s
     // 2. Subscribe.
     let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(limits.outbound_queue);
     let (rtx, rrx) = tokio::sync::oneshot::channel();
-    let subscribed = match table.send(Cmd::Subscribe { token, since, gestures, tx, reply: rtx }).await {
+    let subscribed = match table.send(Cmd::Subscribe { token, account, since, gestures, tx, reply: rtx }).await {
         Ok(()) => rrx.await.unwrap_or_else(|_| Err(ApiError::internal("the game is reloading: connect again"))),
         Err(_) => Err(ApiError::internal("the game is reloading: connect again")),
     };
@@ -141,6 +156,7 @@ async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut s
     }
     // 3. Play.
     let mut bucket = Bucket::new(limits.ws_burst);
+    let mut chat_bucket = Bucket::new(crate::table::chat::BURST);
     let mut strikes = 0u32;
     let mut last_heard = Instant::now();
     let mut ping = tokio::time::interval(limits.idle_socket / 3);
@@ -204,6 +220,15 @@ async fn session(shared: &Arc<Shared>, id: &str, table: mpsc::Sender<Cmd>, mut s
                         }
                         None
                     }
+                    Ok(ClientMsg::Chat { text }) => match crate::table::chat::admit(&text, &mut chat_bucket) {
+                        Ok(text) => {
+                            if table.send(Cmd::Chat { sub: sub.sub, text }).await.is_err() {
+                                break;
+                            }
+                            None
+                        }
+                        Err(e) => Some(e.frame()),
+                    },
                     Ok(msg) => match msg.action() {
                         Some(action) => {
                             let cmd = Cmd::Act { who: Who::Sub(sub.sub), action, reply: None };

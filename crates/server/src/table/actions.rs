@@ -21,6 +21,11 @@ impl Table {
             Action::Abort => self.abort(s).await?,
             Action::Rematch => self.rematch(s).await?,
             Action::Leave => self.leave(s).await?,
+            Action::TakebackOffer => self.takeback_offer(s).await?,
+            Action::TakebackAccept => self.takeback_accept(s).await?,
+            Action::TakebackDecline => self.takeback_decline(s).await?,
+            Action::ClaimVictory => self.claim(s, false).await?,
+            Action::ClaimDraw => self.claim(s, true).await?,
         }
         Ok(self.version)
     }
@@ -88,15 +93,25 @@ impl Table {
         let mut evs = vec![(EventKind::Move, Some(seat), canonical)];
         let mut ops = Vec::new();
         let over = self.m.outcome();
+        let mut _guard = None;
         if let Some(o) = &over {
             // The result may need a search: off the runtime, once, stored
-            // with the game_over event.
-            self.settle().await;
-            evs.push((EventKind::GameOver, None, outcome_json(&*self.m, o).to_string()));
-            ops.push(self.status_op(Status::Finished));
+            // with the game_over event (and the ratings of a rated game).
+            let end = match self.ending(o).await {
+                Ok(end) => end,
+                Err(e) => {
+                    self.m.undo();
+                    return Err(e);
+                }
+            };
+            evs.push((EventKind::GameOver, None, end.data.to_string()));
+            ops.extend(end.ops);
+            _guard = end._guard;
         }
         let rows = self.commit_or_undo(evs, ops).await?;
+        drop(_guard);
         self.draw_offers.clear();
+        self.takeback_offers.clear();
         if over.is_some() {
             self.row.status = Status::Finished;
         }
@@ -133,15 +148,30 @@ impl Table {
 
     /// End the game off the board.
     pub(super) async fn finish(&mut self, seat: Seat, kind: EventKind, outcome: Outcome) -> Result<(), ApiError> {
+        self.finish_with(seat, kind, String::new(), outcome).await
+    }
+
+    /// End the game off the board, the first event with `data`.
+    pub(super) async fn finish_with(
+        &mut self,
+        seat: Seat,
+        kind: EventKind,
+        data: String,
+        outcome: Outcome,
+    ) -> Result<(), ApiError> {
         self.m.adjudicate(outcome);
-        self.settle().await;
-        let evs = vec![
-            (kind, Some(seat), String::new()),
-            (EventKind::GameOver, None, outcome_json(&*self.m, &outcome).to_string()),
-        ];
-        let ops = vec![self.status_op(Status::Finished)];
-        let rows = self.commit_or_undo(evs, ops).await?;
+        let end = match self.ending(&outcome).await {
+            Ok(end) => end,
+            Err(e) => {
+                self.m.undo();
+                return Err(e);
+            }
+        };
+        let evs = vec![(kind, Some(seat), data), (EventKind::GameOver, None, end.data.to_string())];
+        let rows = self.commit_or_undo(evs, end.ops).await?;
+        drop(end._guard);
         self.draw_offers.clear();
+        self.takeback_offers.clear();
         self.row.status = Status::Finished;
         self.publish(rows, false);
         Ok(())
@@ -199,11 +229,12 @@ impl Table {
     }
 
     /// Whether the game has not had its first move yet (open, or live at
-    /// ply 0).
+    /// ply 0 with no move ever made: moves taken back back to the start do
+    /// not make a game new again).
     pub(super) fn before_first_move(&self) -> bool {
         match self.row.status {
             Status::Open => true,
-            Status::Live => self.m.ply() == 0,
+            Status::Live => self.m.ply() == 0 && !self.events.iter().any(|e| e.kind == EventKind::Move),
             _ => false,
         }
     }
@@ -239,7 +270,13 @@ impl Table {
         }
         let nobody_left = (0..self.seats.len()).all(|s| s == seat || !self.human_seated(s));
         let mut evs = vec![(EventKind::Leave, Some(seat), String::new())];
-        let mut ops = vec![WriteOp::UpdateSeat { game_id: self.row.id.clone(), seat, name: None, token_hash: None }];
+        let mut ops = vec![WriteOp::UpdateSeat {
+            game_id: self.row.id.clone(),
+            seat,
+            name: None,
+            token_hash: None,
+            account: None,
+        }];
         let status = if nobody_left {
             evs.push((EventKind::Abort, Some(seat), String::new()));
             Status::Aborted
@@ -252,6 +289,8 @@ impl Table {
         let rows = self.commit(evs, ops).await?;
         self.seats[seat].token_hash = None;
         self.seats[seat].name = None;
+        self.seats[seat].account = None;
+        self.seats[seat].gone_since = None;
         self.founders.retain(|&s| s != seat);
         self.draw_offers.clear();
         self.row.status = status;
@@ -260,10 +299,33 @@ impl Table {
         Ok(())
     }
 
-    pub(super) async fn join(&mut self, seat: Option<usize>, name: Option<String>) -> Result<Joined, ApiError> {
+    pub(super) async fn join(
+        &mut self,
+        seat: Option<usize>,
+        name: Option<String>,
+        account: Option<(String, String)>,
+    ) -> Result<Joined, ApiError> {
         if self.row.status != Status::Open {
             return Err(ApiError::conflict("not_open", "this game has no open seat"));
         }
+        if self.row.rated && account.is_none() {
+            return Err(ApiError::new(
+                axum::http::StatusCode::UNAUTHORIZED,
+                "account_required",
+                "a rated game is between accounts: log in (or sign up) to take a seat",
+            ));
+        }
+        if let Some((id, _)) = &account
+            && self.seats.iter().any(|s| s.account.as_deref() == Some(id.as_str()))
+        {
+            return Err(ApiError::conflict("already_seated", "you already hold a seat of this game"));
+        }
+        // An account plays under its own name.
+        let name = match &account {
+            Some((_, n)) => Some(n.clone()),
+            None => name,
+        };
+        let account_id = account.map(|(id, _)| id);
         let s = match seat {
             Some(s) if s >= self.seats.len() => {
                 return Err(ApiError::bad_request(
@@ -289,6 +351,7 @@ impl Table {
             seat: s,
             name: name.clone(),
             token_hash: Some(hash.clone()),
+            account: account_id.clone(),
         }];
         // The last seat taken starts the game; a game with hidden information
         // is dealt now, from a seed drawn now, so that nobody could read a
@@ -310,6 +373,8 @@ impl Table {
         let rows = self.commit(vec![(EventKind::Join, Some(s), json!({ "player": name }).to_string())], ops).await?;
         self.seats[s].token_hash = Some(hash);
         self.seats[s].name = name;
+        self.seats[s].account = account_id;
+        self.mark_absent(now_ms());
         if let Some((seed, m)) = deal {
             self.row.seed = seed;
             self.m = m;
@@ -350,7 +415,14 @@ impl Table {
         let now = now_ms();
         let new_id = ids::new_game_id()?;
         let mut seats: Vec<SeatRow> = (0..n)
-            .map(|i| SeatRow { seat: i, kind: SeatKind::Human, player: None, name: None, token_hash: None })
+            .map(|i| SeatRow {
+                seat: i,
+                kind: SeatKind::Human,
+                player: None,
+                name: None,
+                token_hash: None,
+                account: None,
+            })
             .collect();
         for (i, old) in self.seats.iter().enumerate() {
             let j = (i + 1) % n;
@@ -360,6 +432,7 @@ impl Table {
                 player: old.spec.clone(),
                 name: old.name.clone(),
                 token_hash: old.token_hash.clone(),
+                account: old.account.clone(),
             };
         }
         let row = GameRow {
@@ -376,6 +449,8 @@ impl Table {
             rematch: None,
             created_at: now,
             updated_at: now,
+            rated: self.row.rated,
+            clock: self.row.clock,
         };
         let mut update = self.status_op(Status::Finished);
         if let WriteOp::UpdateGame { rematch, .. } = &mut update {

@@ -12,7 +12,7 @@ use tokio::sync::mpsc;
 use super::{Cmd, Table};
 use crate::pool::AiPool;
 use crate::state::Limits;
-use crate::store::Writer;
+use crate::store::{Storage, Writer};
 
 /// The context of every game's task.
 pub(crate) struct TableCtx {
@@ -20,14 +20,33 @@ pub(crate) struct TableCtx {
     pub writer: Writer,
     pub pool: AiPool,
     pub limits: Limits,
+    /// The database, for the few reads a game makes (ratings at its end).
+    pub store: Arc<dyn Storage>,
+    /// Held while a game reads and writes ratings (see `clocks::Ending`).
+    pub ratings: Arc<tokio::sync::Mutex<()>>,
     /// The games in memory: id → (the task's generation, its sender).
     tables: Mutex<HashMap<String, (u64, mpsc::Sender<Cmd>)>>,
     next: AtomicU64,
 }
 
 impl TableCtx {
-    pub(crate) fn new(registry: Registry, writer: Writer, pool: AiPool, limits: Limits) -> TableCtx {
-        TableCtx { registry, writer, pool, limits, tables: Mutex::new(HashMap::new()), next: AtomicU64::new(1) }
+    pub(crate) fn new(
+        registry: Registry,
+        writer: Writer,
+        pool: AiPool,
+        limits: Limits,
+        store: Arc<dyn Storage>,
+    ) -> TableCtx {
+        TableCtx {
+            registry,
+            writer,
+            pool,
+            limits,
+            store,
+            ratings: Arc::new(tokio::sync::Mutex::new(())),
+            tables: Mutex::new(HashMap::new()),
+            next: AtomicU64::new(1),
+        }
     }
 
     /// A fresh number (watcher ids, task generations).

@@ -68,6 +68,10 @@ pub(super) struct SeatFrame<'a> {
     spec: Option<&'a str>,
     open: bool,
     online: bool,
+    /// The account holding the seat (its name), if any.
+    account: Option<&'a str>,
+    /// Since when a seated person has been gone (ms since 1970).
+    gone_since: Option<i64>,
 }
 
 /// How a legal move is made by pointing.
@@ -96,12 +100,22 @@ struct StateFrame<'a> {
     spectators: usize,
     has_draws: bool,
     draw_offers: &'a [Seat],
+    /// The takeback asked: the asker first, then who accepted.
+    takeback_offers: &'a [Seat],
     rematch_offers: &'a [Seat],
     rematch: Option<&'a str>,
     rematch_of: Option<&'a str>,
     result: Value,
     created_at: i64,
     dealt: bool,
+    rated: bool,
+    /// The time control.
+    clock: Option<Value>,
+    /// Each seat's time in ms, as of now.
+    clocks: Option<Vec<i64>>,
+    clock_running: Option<Seat>,
+    /// How long a player must be gone before the others may claim, in ms.
+    claim_after_ms: i64,
     view: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     seed: Option<u64>,
@@ -128,10 +142,15 @@ pub(super) struct UpdateFrame<'a> {
     pub status: Status,
     pub to_move: Option<Seat>,
     pub draw_offers: &'a [Seat],
+    pub takeback_offers: &'a [Seat],
     pub spectators: usize,
     /// Whether the set-up is dealt (false while a game with hidden
     /// information waits for players).
     pub dealt: bool,
+    /// Each seat's time in ms, as of when the frame was built (clocked games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<&'a [i64]>,
+    pub clock_running: Option<Seat>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<&'a Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -162,6 +181,8 @@ impl Table {
                 spec: s.spec.as_deref(),
                 open: s.is_open(),
                 online: self.online(i),
+                account: if s.account.is_some() && s.kind == SeatKind::Human { s.name.as_deref() } else { None },
+                gone_since: if self.online(i) { None } else { s.gone_since },
             })
             .collect()
     }
@@ -218,12 +239,18 @@ impl Table {
             spectators: self.spectators(),
             has_draws: info.has_draws,
             draw_offers: &self.draw_offers,
+            takeback_offers: &self.takeback_offers,
             rematch_offers: &self.rematch_offers,
             rematch: self.row.rematch.as_deref(),
             rematch_of: self.row.rematch_of.as_deref(),
             result: self.result_json(),
             created_at: self.row.created_at,
             dealt: self.dealt(),
+            rated: self.row.rated,
+            clock: self.row.clock.map(|c| c.json()),
+            clocks: self.clocks.as_ref().map(|c| c.at(now_ms())),
+            clock_running: self.clocks.as_ref().and_then(|c| c.running()),
+            claim_after_ms: self.claim_after_ms(),
             view: view_of(&*self.m, self.reader(seat)),
             seed: self.seed_visible().then_some(self.row.seed),
             legal_moves,
@@ -316,9 +343,9 @@ mod tests {
             assert_eq!(serde_json::to_value(k).unwrap(), Value::from(k.as_str()));
         }
         assert_eq!(EventKind::parse("fly"), None);
-        // Only moves, joins, leaves, resignations, aborts and the end change
-        // what a move is chosen on.
+        // Only moves, joins, leaves, resignations, aborts, the end and
+        // takebacks change what a move is chosen on.
         let changing: Vec<&str> = EventKind::ALL.iter().filter(|k| k.changes_position()).map(|k| k.as_str()).collect();
-        assert_eq!(changing, ["move", "join", "leave", "resign", "abort", "game_over"]);
+        assert_eq!(changing, ["move", "join", "leave", "resign", "abort", "game_over", "flag", "claim", "takeback"]);
     }
 }

@@ -27,10 +27,13 @@ use crate::store::{EventKind, EventRow, GameRow, SeatKind, SeatRow, Status, Stor
 pub(crate) use ctx::TableCtx;
 
 mod actions;
+pub(crate) mod chat;
+mod clocks;
 mod computer;
 mod ctx;
 mod frames;
 mod restore;
+mod takeback;
 #[cfg(test)]
 mod tests;
 mod watchers;
@@ -44,6 +47,10 @@ pub(crate) enum Cmd {
     /// A WebSocket watcher (a seat with its token, or a spectator).
     Subscribe {
         token: Option<String>,
+        /// The account of the socket's session (id and name), if logged in
+        /// from a page of this server: it acts for the seat it holds when no
+        /// token is given.
+        account: Option<(String, String)>,
         since: Option<u64>,
         gestures: bool,
         tx: mpsc::Sender<Utf8Bytes>,
@@ -51,21 +58,37 @@ pub(crate) enum Cmd {
     },
     /// A watcher has gone.
     Unsubscribe { sub: u64 },
+    /// A watcher says something (checked by [`chat::admit`]).
+    Chat { sub: u64, text: String },
     /// A watcher asks for the full state.
     Sync { sub: u64 },
     /// A seat acts: from a watcher (errors go back on its socket) or with a
     /// token over HTTP (errors go back on `reply`).
     Act { who: Who, action: Action, reply: Option<oneshot::Sender<Result<u64, ApiError>>> },
     /// Someone takes an open seat.
-    Join { seat: Option<usize>, name: Option<String>, reply: oneshot::Sender<Result<Joined, ApiError>> },
-    /// A read, as the token's seat (or a spectator) may see it.
-    Query { token: Option<String>, what: Query, reply: oneshot::Sender<Result<Value, ApiError>> },
+    Join {
+        seat: Option<usize>,
+        name: Option<String>,
+        /// The account taking the seat (id and name), if logged in.
+        account: Option<(String, String)>,
+        reply: oneshot::Sender<Result<Joined, ApiError>>,
+    },
+    /// A read, as the token's seat (or the account's, or a spectator) may see it.
+    Query {
+        token: Option<String>,
+        account: Option<String>,
+        what: Query,
+        reply: oneshot::Sender<Result<Value, ApiError>>,
+    },
 }
 
 /// Who acts.
+#[derive(Clone)]
 pub(crate) enum Who {
     Sub(u64),
     Token(String),
+    /// A logged-in account, for the seat it holds.
+    Account(String),
 }
 
 /// What is read.
@@ -96,7 +119,12 @@ struct SeatSlot {
     spec: Option<String>,
     name: Option<String>,
     token_hash: Option<String>,
+    /// The account holding the seat.
+    account: Option<String>,
     player: Option<Box<dyn AnyPlayer>>,
+    /// Since when (ms since 1970) a seated person has had no socket open
+    /// and has not acted: `None` while present.
+    gone_since: Option<i64>,
 }
 
 impl SeatSlot {
@@ -106,7 +134,9 @@ impl SeatSlot {
             spec: r.player.clone(),
             name: r.name.clone(),
             token_hash: r.token_hash.clone(),
+            account: r.account.clone(),
             player: None,
+            gone_since: None,
         }
     }
     fn is_open(&self) -> bool {
@@ -119,6 +149,9 @@ struct Sub {
     seat: Option<Seat>,
     gestures: bool,
     tx: mpsc::Sender<Utf8Bytes>,
+    /// The name of the socket's account, if logged in (a spectator writes
+    /// under it in the spectators' room).
+    account_name: Option<String>,
 }
 
 struct AiWait {
@@ -141,6 +174,10 @@ pub(crate) struct Table {
     events: Vec<EventRow>,
     draw_offers: Vec<Seat>,
     rematch_offers: Vec<Seat>,
+    /// The takeback asked: the asker, then the seats that accepted.
+    takeback_offers: Vec<Seat>,
+    /// The last messages of both chat rooms.
+    chat: chat::ChatLog,
     subs: Vec<Sub>,
     ai: Option<AiWait>,
     /// Whether whoever acts now wants gestures with the legal moves (for the
@@ -158,6 +195,11 @@ pub(crate) struct Table {
     founders: Vec<Seat>,
     /// When to ask the computer players again after their queue was full.
     ai_retry: Option<tokio::time::Instant>,
+    /// The clocks, for a game with a time control.
+    clocks: Option<crate::clock::Clocks>,
+    /// A live clocked game loaded from the database: its clocks start again
+    /// (a `clock` event) as soon as its task runs.
+    resume_clock: bool,
 }
 
 /// Milliseconds since 1970.
@@ -198,6 +240,7 @@ impl Table {
         }
         let owner = format!("game:{}", row.id);
         let founders = founders_of(seats, &[]);
+        let clocks = row.clock.map(|tc| crate::clock::Clocks::new(tc, slots.len()));
         let mut t = Table {
             ctx,
             row,
@@ -208,6 +251,8 @@ impl Table {
             events: Vec::new(),
             draw_offers: Vec::new(),
             rematch_offers: Vec::new(),
+            takeback_offers: Vec::new(),
+            chat: chat::ChatLog::default(),
             subs: Vec::new(),
             ai: None,
             acting_gestures: true,
@@ -215,6 +260,8 @@ impl Table {
             slot: None,
             founders,
             ai_retry: None,
+            clocks,
+            resume_clock: false,
         };
         t.set_meta();
         t
@@ -253,9 +300,15 @@ impl Table {
 
     /// The task: handle commands and computer moves until evicted.
     pub(crate) async fn run(mut self, mut rx: mpsc::Receiver<Cmd>, generation: u64) {
+        if self.resume_clock {
+            self.resume_clock = false;
+            self.restart_clock().await;
+        }
+        self.mark_absent(now_ms());
         self.maybe_start_ai();
         loop {
             let idle = self.idle_timeout();
+            let flag = self.flag_instant();
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     Some(c) => self.handle(c).await,
@@ -266,6 +319,7 @@ impl Table {
                     self.ai_retry = None;
                     self.maybe_start_ai();
                 }
+                _ = sleep_until_opt(flag) => self.time_out().await,
                 _ = sleep_opt(idle) => {
                     if self.try_evict(&mut rx, generation) {
                         return;
@@ -277,6 +331,10 @@ impl Table {
 
     fn idle_timeout(&self) -> Option<Duration> {
         if !self.subs.is_empty() || self.ai.is_some() || self.ai_retry.is_some() {
+            return None;
+        }
+        // A live game on the clock stays in memory: its clock must be able to fall.
+        if self.clocks.is_some() && self.row.status == Status::Live {
             return None;
         }
         Some(match self.row.status {
@@ -291,11 +349,12 @@ impl Table {
 
     async fn handle(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Subscribe { token, since, gestures, tx, reply } => {
-                let r = self.subscribe(token.as_deref(), since, gestures, tx);
+            Cmd::Subscribe { token, account, since, gestures, tx, reply } => {
+                let r = self.subscribe(token.as_deref(), account, since, gestures, tx);
                 let _ = reply.send(r);
             }
             Cmd::Unsubscribe { sub } => self.drop_sub(sub),
+            Cmd::Chat { sub, text } => self.chat(sub, text).await,
             Cmd::Sync { sub } => {
                 if let Some((seat, g)) = self.subs.iter().find(|s| s.id == sub).map(|s| (s.seat, s.gestures)) {
                     let frame = json!({ "type": "state", "state": self.state_json(seat, true, g) });
@@ -313,9 +372,20 @@ impl Table {
                     },
                     Who::Token(t) => {
                         self.acting_gestures = true;
-                        (self.auth(Some(&t)), None)
+                        (self.auth(Some(&t), None), None)
+                    }
+                    Who::Account(a) => {
+                        self.acting_gestures = true;
+                        (self.auth(None, Some(&a)), None)
                     }
                 };
+                if let Ok(Some(s)) = seat
+                    && sub.is_none()
+                    && self.seats[s].gone_since.is_some()
+                {
+                    // Acting over HTTP counts as being there.
+                    self.seats[s].gone_since = Some(now_ms());
+                }
                 let r = match seat {
                     Ok(seat) => self.act(seat, action).await,
                     Err(e) => Err(e),
@@ -332,12 +402,12 @@ impl Table {
                     (None, None) => {}
                 }
             }
-            Cmd::Join { seat, name, reply } => {
-                let r = self.join(seat, name).await;
+            Cmd::Join { seat, name, account, reply } => {
+                let r = self.join(seat, name, account).await;
                 let _ = reply.send(r);
             }
-            Cmd::Query { token, what, reply } => {
-                let r = match self.auth(token.as_deref()) {
+            Cmd::Query { token, account, what, reply } => {
+                let r = match self.auth(token.as_deref(), account.as_deref()) {
                     Err(e) => Err(e),
                     Ok(seat) => match what {
                         Query::State => Ok(self.state_json(seat, true, true)),
@@ -350,9 +420,14 @@ impl Table {
         }
     }
 
-    /// The seat of a token: `None` for no token (a spectator).
-    fn auth(&self, token: Option<&str>) -> Result<Option<Seat>, ApiError> {
-        let Some(token) = token else { return Ok(None) };
+    /// The seat of a token, else of the account: `None` for neither (a
+    /// spectator; an account that holds no seat here watches).
+    fn auth(&self, token: Option<&str>, account: Option<&str>) -> Result<Option<Seat>, ApiError> {
+        let Some(token) = token else {
+            return Ok(account.and_then(|a| {
+                self.seats.iter().position(|s| s.kind == SeatKind::Human && s.account.as_deref() == Some(a))
+            }));
+        };
         if !ids::well_formed(token) {
             return Err(ApiError::bad_token());
         }

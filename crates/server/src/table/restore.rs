@@ -16,14 +16,19 @@ pub(super) fn founders_of(seats: &[SeatRow], events: &[EventRow]) -> Vec<Seat> {
 /// and rematch offers standing at the end.
 pub(crate) struct Replayed {
     pub m: Box<dyn AnyMatch>,
+    /// The clocks as of the last event (a clocked game).
+    pub clocks: Option<crate::clock::Clocks>,
     pub draw_offers: Vec<Seat>,
     pub rematch_offers: Vec<Seat>,
+    /// The takeback asked, if any: the asker, then who accepted.
+    pub takeback_offers: Vec<Seat>,
 }
 
 /// Replay a game's events through the rules.
 pub(crate) fn replay(
     registry: &plateau_core::Registry,
     row: &GameRow,
+    kinds: &[SeatKind],
     events: &[EventRow],
 ) -> Result<Replayed, ApiError> {
     let setup = Setup { variant: row.variant.clone(), options: row.options.clone(), seed: row.seed };
@@ -31,6 +36,8 @@ pub(crate) fn replay(
         .map_err(|e| ApiError::internal(format!("stored game {} cannot be set up: {e}", row.id)))?;
     let mut draw_offers = Vec::new();
     let mut rematch_offers = Vec::new();
+    let mut takeback_offers = Vec::new();
+    let mut clocks = row.clock.map(|tc| crate::clock::Clocks::new(tc, kinds.len()));
     for e in events {
         match e.kind {
             EventKind::Move => {
@@ -66,8 +73,13 @@ pub(crate) fn replay(
             }
             _ => {}
         }
+        super::takeback::replay_event(m.as_mut(), &mut takeback_offers, &mut draw_offers, e, &row.id)?;
+        if let Some(c) = clocks.as_mut() {
+            super::clocks::clock_event(c, e);
+            super::clocks::clock_sync(c, &*m, kinds, true, e.at);
+        }
     }
-    Ok(Replayed { m, draw_offers, rematch_offers })
+    Ok(Replayed { m, clocks, draw_offers, rematch_offers, takeback_offers })
 }
 
 impl Table {
@@ -76,7 +88,8 @@ impl Table {
     /// too ([`AnyMatch::settle`]), so that no read of it repeats the work.
     pub(crate) fn restore(ctx: Arc<TableCtx>, stored: StoredGame) -> Result<Table, ApiError> {
         let row = stored.game;
-        let Replayed { mut m, draw_offers, rematch_offers } = replay(&ctx.registry, &row, &stored.events)?;
+        let kinds: Vec<SeatKind> = stored.seats.iter().map(|s| s.kind).collect();
+        let Replayed { mut m, clocks, draw_offers, rematch_offers, takeback_offers } = replay(&ctx.registry, &row, &kinds, &stored.events)?;
         if stored.seats.len() != m.seats() || stored.seats.iter().enumerate().any(|(i, s)| s.seat != i) {
             return Err(ApiError::internal(format!(
                 "stored game {} has {} seats where its set-up has {}",
@@ -90,6 +103,10 @@ impl Table {
         t.founders = founders_of(&stored.seats, &stored.events);
         t.draw_offers = draw_offers;
         t.rematch_offers = rematch_offers;
+        t.takeback_offers = takeback_offers;
+        t.chat = super::chat::ChatLog::restored(stored.chat);
+        t.resume_clock = clocks.is_some() && t.row.status == Status::Live;
+        t.clocks = clocks;
         for e in stored.events {
             if e.kind.changes_position() {
                 t.pos_version = e.version;
@@ -104,9 +121,11 @@ impl Table {
     /// it from the committed events instead of going on with a half-changed
     /// one.
     pub(super) fn rebuild(&mut self) {
-        match replay(&self.ctx.registry, &self.row, &self.events) {
+        let kinds: Vec<SeatKind> = self.seats.iter().map(|s| s.kind).collect();
+        match replay(&self.ctx.registry, &self.row, &kinds, &self.events) {
             Ok(r) => {
                 self.m = r.m;
+                self.clocks = r.clocks;
                 self.set_meta();
                 tracing::warn!("game {}: the match was rebuilt from its stored events", self.row.id);
             }

@@ -10,11 +10,12 @@ impl Table {
     pub(super) fn subscribe(
         &mut self,
         token: Option<&str>,
+        account: Option<(String, String)>,
         since: Option<u64>,
         gestures: bool,
         tx: mpsc::Sender<Utf8Bytes>,
     ) -> Result<Subscribed, ApiError> {
-        let seat = self.auth(token)?;
+        let seat = self.auth(token, account.as_ref().map(|(id, _)| id.as_str()))?;
         match seat {
             // Spectators share a cap; a seat never counts against it.
             None if self.spectators() >= self.ctx.limits.watchers_per_game => {
@@ -58,9 +59,11 @@ impl Table {
         if let Some(s) = seat
             && !was_online
         {
+            self.seats[s].gone_since = None;
             self.presence(s, true);
         }
-        self.subs.push(Sub { id, seat, gestures, tx });
+        let account_name = account.map(|(_, name)| name);
+        self.subs.push(Sub { id, seat, gestures, tx, account_name });
         if seat.is_none() {
             self.spectators_changed();
         }
@@ -69,6 +72,7 @@ impl Table {
             "you": seat,
             "resync": events.is_none(),
             "state": self.state_json(seat, true, gestures),
+            "chat": self.chat_json(seat),
         });
         if let Some(evs) = events {
             welcome["events"] = Value::Array(evs);
@@ -93,6 +97,7 @@ impl Table {
         if let Some(s) = sub.seat
             && !self.online(s)
         {
+            self.seats[s].gone_since = Some(now_ms());
             self.presence(s, false);
         }
         if sub.seat.is_none() {
@@ -129,6 +134,7 @@ impl Table {
             // The creating client's share of the computer players is free.
             self.slot = None;
         }
+        self.clocks_after(&rows);
         let evs: Vec<Value> = rows.iter().map(event_json).collect();
         for r in rows {
             if r.kind.changes_position() {
@@ -149,6 +155,9 @@ impl Table {
         let shared_view =
             if !self.m.info().hidden || !self.dealt() { raw(view_of(&*self.m, Reader::Spectator)) } else { None };
         let to_move = self.to_move();
+        let now = now_ms();
+        let clocks = self.clocks.as_ref().map(|c| c.at(now));
+        let clock_running = self.clocks.as_ref().and_then(|c| c.running());
         let mut legal: Option<Box<RawValue>> = None;
         let mut gestures: Option<Box<RawValue>> = None;
         let mut cache: Vec<((Option<Seat>, bool), Utf8Bytes)> = Vec::new();
@@ -182,8 +191,11 @@ impl Table {
                         status: self.row.status,
                         to_move,
                         draw_offers: &self.draw_offers,
+                        takeback_offers: &self.takeback_offers,
                         spectators: self.spectators(),
                         dealt: self.dealt(),
+                        clocks: clocks.as_deref(),
+                        clock_running,
                         result: result.as_ref(),
                         seats: seat_frames.as_deref(),
                         rematch: self.row.rematch.as_deref(),
