@@ -150,6 +150,7 @@ pub struct Server {
     resumed: usize,
     stop: Option<oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
+    shared: Arc<state::Shared>,
 }
 
 impl Server {
@@ -163,13 +164,16 @@ impl Server {
         self.resumed
     }
 
-    /// Stop accepting connections and wait for the requests in progress (at
-    /// most 30 s; upgraded WebSockets are not waited for).
+    /// Stop accepting connections, wait for the requests in progress (at
+    /// most 30 s; upgraded WebSockets are not waited for), then end every
+    /// game's task (their sockets close).
     pub async fn stop(mut self) -> std::io::Result<()> {
         if let Some(s) = self.stop.take() {
             let _ = s.send(());
         }
-        self.task.await.unwrap_or(Ok(()))
+        let r = self.task.await.unwrap_or(Ok(()));
+        self.shared.ctx.halt();
+        r
     }
 
     /// Run until Ctrl-C or SIGTERM, then stop.
@@ -221,7 +225,7 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
     let addr = listener.local_addr().map_err(|error| StartError::Bind { addr: config.addr, error })?;
     let accounts = Arc::new(accounts::Accounts::new());
     accounts.warm();
-    let app = router(AppState(shared, accounts), config.ui);
+    let app = router(AppState(shared.clone(), accounts), config.ui);
     let connections = config.connections.effective(listen::fd_limit());
     if connections.max_total < config.connections.max_total {
         tracing::info!(
@@ -235,7 +239,7 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
     let task = tokio::spawn(listen::serve(listener, app, connections, async {
         let _ = stopped.await;
     }));
-    Ok(Server { addr, resumed, stop: Some(stop), task })
+    Ok(Server { addr, resumed, stop: Some(stop), task, shared })
 }
 
 /// The routes of the server, with `ui` merged in (or a short index page at

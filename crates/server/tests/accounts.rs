@@ -11,89 +11,9 @@ use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use common::{get, start, start_with};
+use common::{Answer, get, log_in, refs, request, same_origin, sign_up, start, start_with, whoami};
 use plateau_server::Limits;
 use serde_json::{Value, json};
-
-/// An answer, read raw.
-#[derive(Debug)]
-struct Answer {
-    status: u16,
-    head: String,
-    body: Value,
-    raw: String,
-}
-
-impl Answer {
-    fn code(&self) -> Option<&str> {
-        self.body["code"].as_str()
-    }
-    /// The `Set-Cookie` header's whole value.
-    fn set_cookie(&self) -> Option<&str> {
-        self.head.lines().find_map(|l| {
-            l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case("set-cookie")).map(|(_, v)| v.trim())
-        })
-    }
-    /// `plateau_session=…`, as sent back.
-    fn cookie(&self) -> String {
-        let c = self.set_cookie().unwrap_or_else(|| panic!("no cookie in {}", self.raw));
-        c.split(';').next().unwrap().to_string()
-    }
-}
-
-/// One request from `from` (a loopback address), with extra headers.
-async fn request(
-    addr: SocketAddr,
-    from: &str,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: Option<&Value>,
-) -> Answer {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let socket = tokio::net::TcpSocket::new_v4().unwrap();
-    socket.bind(SocketAddr::new(from.parse::<IpAddr>().unwrap(), 0)).unwrap();
-    let mut s = socket.connect(addr).await.unwrap();
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    if !body.is_empty() {
-        head.push_str("Content-Type: application/json\r\n");
-    }
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    head.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
-    s.write_all(head.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).await.unwrap();
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    let (head, text) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let body = serde_json::from_str(text).unwrap_or(Value::Null);
-    Answer { status, head: head.to_string(), body, raw: raw.clone() }
-}
-
-/// Same-origin headers (as a browser sends from the server's own page) with
-/// a cookie.
-fn same_origin(addr: SocketAddr, cookie: &str) -> Vec<(String, String)> {
-    vec![("Cookie".into(), cookie.to_string()), ("Origin".into(), format!("http://{addr}"))]
-}
-
-fn refs(h: &[(String, String)]) -> Vec<(&str, &str)> {
-    h.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
-}
-
-async fn sign_up(addr: SocketAddr, from: &str, name: &str, password: &str) -> Answer {
-    request(addr, from, "POST", "/api/accounts", &[], Some(&json!({ "name": name, "password": password }))).await
-}
-
-async fn log_in(addr: SocketAddr, from: &str, name: &str, password: &str) -> Answer {
-    request(addr, from, "POST", "/api/session", &[], Some(&json!({ "name": name, "password": password }))).await
-}
-
-async fn whoami(addr: SocketAddr, cookie: &str) -> Answer {
-    request(addr, "127.0.0.1", "GET", "/api/session", &[("Cookie", cookie)], None).await
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sign_up_log_in_log_out_and_change_the_password() {
@@ -142,7 +62,11 @@ async fn sign_up_log_in_log_out_and_change_the_password() {
     // The public page, by any case of the name.
     let (st, p) = get(s.addr, "/api/players/ALICE", None).await;
     assert_eq!(st, 200, "{p}");
-    assert_eq!(p, json!({ "name": "Alice", "created_at": a.body["created_at"], "ratings": {} }));
+    assert_eq!(
+        p,
+        json!({ "name": "Alice", "created_at": a.body["created_at"], "computer": false, "ratings": {}, "results": {},
+                "history": {}, "recent": [] })
+    );
     let (st, v) = get(s.addr, "/api/players/nobody", None).await;
     assert_eq!((st, v["code"].as_str()), (404, Some("not_found")));
 }

@@ -24,6 +24,9 @@ pub(crate) struct TableCtx {
     pub store: Arc<dyn Storage>,
     /// Held while a game reads and writes ratings (see `clocks::Ending`).
     pub ratings: Arc<tokio::sync::Mutex<()>>,
+    /// Set when the server stops: every game's task ends (its clocks stop
+    /// with it; a restart charges nobody the time down).
+    halt: tokio::sync::watch::Sender<bool>,
     /// The games in memory: id → (the task's generation, its sender).
     tables: Mutex<HashMap<String, (u64, mpsc::Sender<Cmd>)>>,
     next: AtomicU64,
@@ -44,9 +47,20 @@ impl TableCtx {
             limits,
             store,
             ratings: Arc::new(tokio::sync::Mutex::new(())),
+            halt: tokio::sync::watch::Sender::new(false),
             tables: Mutex::new(HashMap::new()),
             next: AtomicU64::new(1),
         }
+    }
+
+    /// End every game's task (the server stops).
+    pub(crate) fn halt(&self) {
+        self.halt.send_replace(true);
+    }
+
+    /// What a game's task watches to end with the server.
+    pub(crate) fn halted(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.halt.subscribe()
     }
 
     /// A fresh number (watcher ids, task generations).

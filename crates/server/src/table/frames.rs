@@ -187,9 +187,16 @@ impl Table {
             .collect()
     }
 
+    /// The result as the `game_over` event stored it (with the ratings of
+    /// a rated game), once finished.
     pub(super) fn result_json(&self) -> Value {
-        match self.m.outcome() {
-            Some(o) if self.row.status == Status::Finished => outcome_json(&*self.m, &o),
+        if self.row.status != Status::Finished {
+            return Value::Null;
+        }
+        let stored = self.events.iter().rev().find(|e| e.kind == EventKind::GameOver);
+        match (stored.and_then(|e| serde_json::from_str::<Value>(&e.data).ok()), self.m.outcome()) {
+            (Some(v @ Value::Object(_)), _) => v,
+            (_, Some(o)) => outcome_json(&*self.m, &o),
             _ => Value::Null,
         }
     }

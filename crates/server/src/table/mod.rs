@@ -306,7 +306,11 @@ impl Table {
         }
         self.mark_absent(now_ms());
         self.maybe_start_ai();
+        let mut halted = self.ctx.halted();
         loop {
+            if *halted.borrow() {
+                return;
+            }
             let idle = self.idle_timeout();
             let flag = self.flag_instant();
             tokio::select! {
@@ -320,6 +324,7 @@ impl Table {
                     self.maybe_start_ai();
                 }
                 _ = sleep_until_opt(flag) => self.time_out().await,
+                _ = halted.changed() => return,
                 _ = sleep_opt(idle) => {
                     if self.try_evict(&mut rx, generation) {
                         return;

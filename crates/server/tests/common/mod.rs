@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -211,4 +211,107 @@ pub async fn stored_seed(s: &TestServer, id: &str) -> u64 {
     let (seed,): (i64,) =
         sqlx::query_as("SELECT seed FROM games WHERE id = ?").bind(id).fetch_one(&mut c).await.expect("the game");
     seed as u64
+}
+
+// Requests written by hand (the HTTP client keeps no cookies), from a
+// chosen loopback address, with the accounts of players.
+
+/// An answer, read raw.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub head: String,
+    pub body: Value,
+    pub raw: String,
+}
+
+impl Answer {
+    pub fn code(&self) -> Option<&str> {
+        self.body["code"].as_str()
+    }
+    /// The `Set-Cookie` header's whole value.
+    pub fn set_cookie(&self) -> Option<&str> {
+        self.head.lines().find_map(|l| {
+            l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case("set-cookie")).map(|(_, v)| v.trim())
+        })
+    }
+    /// `plateau_session=…`, as sent back.
+    pub fn cookie(&self) -> String {
+        let c = self.set_cookie().unwrap_or_else(|| panic!("no cookie in {}", self.raw));
+        c.split(';').next().unwrap().to_string()
+    }
+}
+
+/// One request from `from` (a loopback address), with extra headers.
+pub async fn request(
+    addr: SocketAddr,
+    from: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> Answer {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::new(from.parse::<IpAddr>().unwrap(), 0)).unwrap();
+    let mut s = socket.connect(addr).await.unwrap();
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    if !body.is_empty() {
+        head.push_str("Content-Type: application/json\r\n");
+    }
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.unwrap();
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, text) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let body = serde_json::from_str(text).unwrap_or(Value::Null);
+    Answer { status, head: head.to_string(), body, raw: raw.clone() }
+}
+
+/// Same-origin headers (as a browser sends from the server's own page) with
+/// a cookie.
+pub fn same_origin(addr: SocketAddr, cookie: &str) -> Vec<(String, String)> {
+    vec![("Cookie".into(), cookie.to_string()), ("Origin".into(), format!("http://{addr}"))]
+}
+
+pub fn refs(h: &[(String, String)]) -> Vec<(&str, &str)> {
+    h.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
+}
+
+pub async fn sign_up(addr: SocketAddr, from: &str, name: &str, password: &str) -> Answer {
+    request(addr, from, "POST", "/api/accounts", &[], Some(&json!({ "name": name, "password": password }))).await
+}
+
+pub async fn log_in(addr: SocketAddr, from: &str, name: &str, password: &str) -> Answer {
+    request(addr, from, "POST", "/api/session", &[], Some(&json!({ "name": name, "password": password }))).await
+}
+
+pub async fn whoami(addr: SocketAddr, cookie: &str) -> Answer {
+    request(addr, "127.0.0.1", "GET", "/api/session", &[("Cookie", cookie)], None).await
+}
+
+
+/// A new account: its session cookie and a personal access token for
+/// programs (`Bearer pat_…`).
+pub async fn account(addr: SocketAddr, name: &str) -> (String, String) {
+    let a = sign_up(addr, "127.0.0.1", name, "correct horse battery").await;
+    assert_eq!(a.status, 201, "{}", a.raw);
+    let cookie = a.cookie();
+    let t = request(
+        addr,
+        "127.0.0.1",
+        "POST",
+        "/api/account/tokens",
+        &refs(&same_origin(addr, &cookie)),
+        Some(&json!({ "label": "tests" })),
+    )
+    .await;
+    assert_eq!(t.status, 201, "{}", t.raw);
+    (cookie, t.body["token"].as_str().unwrap().to_string())
 }
