@@ -138,7 +138,7 @@ async fn counter_table(tag: &str) -> (Table, std::path::PathBuf) {
     let store =
         crate::store::open(&format!("sqlite://{}", dir.join("t.sqlite").display()), Durability::Normal).await.unwrap();
     let registry = plateau_core::Registry::new().with(plateau_core::entry::<CounterGame>());
-    let ctx = Arc::new(TableCtx::new(registry, Writer::spawn(store), AiPool::new(1), Limits::default()));
+    let ctx = Arc::new(TableCtx::new(registry, Writer::spawn(store.clone()), AiPool::new(1), Limits::default(), store));
     let m = ctx.registry.new_match("counter", &Setup::default()).unwrap();
     let seat = |s: usize| SeatRow {
         seat: s,
@@ -146,6 +146,7 @@ async fn counter_table(tag: &str) -> (Table, std::path::PathBuf) {
         player: None,
         name: Some(format!("P{s}")),
         token_hash: Some(format!("{s}")),
+        account: None,
     };
     let seats = vec![seat(0), seat(1)];
     let row = GameRow {
@@ -162,6 +163,8 @@ async fn counter_table(tag: &str) -> (Table, std::path::PathBuf) {
         rematch: None,
         created_at: 0,
         updated_at: 0,
+        rated: false,
+        clock: None,
     };
     ctx.writer.commit(vec![WriteOp::InsertGame { game: row.clone(), seats: seats.clone() }]).await.unwrap();
     (Table::new(ctx.clone(), row, &seats, m, Vec::new()), dir)
