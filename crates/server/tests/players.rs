@@ -416,3 +416,31 @@ async fn the_leaderboard_lists_established_ratings_best_first() {
     assert_eq!(p["history"]["abalone"].as_array().unwrap().len(), 16);
     assert_eq!(p["results"]["abalone"], json!({ "wins": 8, "draws": 0, "losses": 8 }));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ranking_of_three_rates_every_pair() {
+    let s = start().await;
+    let (_, alice) = account(s.addr, "alice").await;
+    let (_, bob) = account(s.addr, "bob").await;
+    let (_, carol) = account(s.addr, "carol").await;
+    let (st, v) = create_as(s.addr, Some(&alice), json!({ "game": "kabaleo", "options": {"players": 3}, "rated": true })).await;
+    assert_eq!(st, 201, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    for p in [&bob, &carol] {
+        let (st, v) = post(s.addr, &format!("/api/games/{id}/join"), Some(p), json!({})).await;
+        assert_eq!(st, 200, "{v}");
+    }
+    // Carol resigns: Alice and Bob share the win (a tie for first), Carol is
+    // last. Three new players (computed apart, Glicko-2): each winner draws
+    // the other and beats Carol, 1623.66; Carol loses twice, 1252.68; RD 253.40.
+    let (st, v) = act(s.addr, &id, &carol, json!({ "type": "resign" })).await;
+    assert_eq!(st, 200, "{v}");
+    let end = state(s.addr, &id, None).await;
+    let r = &end["result"]["ratings"];
+    close(&r[0]["after"], 1623.6590, "alice");
+    close(&r[1]["after"], 1623.6590, "bob");
+    close(&r[2]["after"], 1252.6819, "carol");
+    close(&r[2]["deviation"], 253.4046, "carol's RD");
+    let (_, c) = get(s.addr, "/api/players/carol", None).await;
+    assert_eq!(c["ratings"]["kabaleo"]["games"], 1, "a game of three counts once");
+}
