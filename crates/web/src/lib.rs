@@ -16,6 +16,10 @@
 //! - `/game/{id}`: a game (the invite link): the board drawn in SVG, moves by
 //!   click, the move list with navigation, seats, result, actions.
 //! - `/rules/{game}`: the rules of a game, rendered from `docs/rules`.
+//! - `/login`, `/signup`: log in, create an account; `/account`: change the
+//!   password, personal access tokens; `/games`: the account's games.
+//! - `/player/{name}`: a player's ratings, results, rating history and recent
+//!   games; `/leaderboard`, `/leaderboard/{game}`: the best players of a game.
 //!
 //! # How moves are made
 //!
@@ -170,7 +174,9 @@ async fn file(Path(path): Path<String>, headers: HeaderMap) -> Response {
 }
 
 /// The routes of the interface: the pages (`/`, `/game/{id}`, `/rules`,
-/// `/rules/{game}`) and the files (`/assets/{path}`). It sets no fallback, so
+/// `/rules/{game}`, the account pages `/login`, `/signup`, `/account`,
+/// `/games`, `/player/{name}`, `/leaderboard`, `/leaderboard/{game}`) and the
+/// files (`/assets/{path}`). It sets no fallback, so
 /// that a server can merge it with its own routes.
 pub fn router() -> Router {
     Router::new()
@@ -178,6 +184,13 @@ pub fn router() -> Router {
         .route("/game/{id}", get(shell))
         .route("/rules", get(shell))
         .route("/rules/{game}", get(shell))
+        .route("/login", get(shell))
+        .route("/signup", get(shell))
+        .route("/account", get(shell))
+        .route("/games", get(shell))
+        .route("/player/{name}", get(shell))
+        .route("/leaderboard", get(shell))
+        .route("/leaderboard/{game}", get(shell))
         .route("/assets/{*path}", get(file))
 }
 
@@ -255,7 +268,19 @@ mod tests {
         use tower::ServiceExt;
         let app = router();
         let get = |uri: &str| axum::http::Request::builder().uri(uri).body(axum::body::Body::empty()).unwrap();
-        for uri in ["/", "/game/abc123", "/rules", "/rules/kabaleo"] {
+        for uri in [
+            "/",
+            "/game/abc123",
+            "/rules",
+            "/rules/kabaleo",
+            "/login",
+            "/signup",
+            "/account",
+            "/games",
+            "/player/Ann_1",
+            "/leaderboard",
+            "/leaderboard/abalone",
+        ] {
             let res = app.clone().oneshot(get(uri)).await.unwrap();
             assert_eq!(res.status(), StatusCode::OK, "{uri}");
             assert_eq!(res.headers()[header::CONTENT_TYPE], "text/html; charset=utf-8");
