@@ -71,6 +71,12 @@ impl Table {
             )
             .with_state(state(self)));
         }
+        if self.clocks.as_ref().is_some_and(|c| c.running() == Some(seat) && c.deadline().is_some_and(|d| d <= now_ms()))
+        {
+            // The time ran out before the move came: the clock has fallen.
+            self.time_out().await;
+            return Err(ApiError::conflict("game_over", "your time ran out").with_state(state(self)));
+        }
         if text.len() > MAX_MOVE_LEN {
             return Err(ApiError::bad_request("bad_move", format!("a move is at most {MAX_MOVE_LEN} bytes"))
                 .with_state(state(self)));
