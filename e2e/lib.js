@@ -258,3 +258,83 @@ export async function dragMove(p, text) {
   await p.page.mouse.up();
   await until(() => p.state && p.state.ply > before, `move ${text} to be played by dragging`);
 }
+
+/** Switch the interface's language with the header's switch (`en` or `fr`). */
+export async function switchLanguage(page, lang) {
+  await page.locator(`header [data-lang="${lang}"]`).click();
+  await page.locator(`html[lang="${lang}"]`).waitFor({ state: 'attached' });
+}
+
+/**
+ * Create an account through the sign-up page (the browser is then logged in
+ * to it); the header shows its name when done.
+ */
+export async function signUp(p, base, name, password = 'a long enough password') {
+  await p.page.goto(`${base}/signup`);
+  await p.page.locator('form.account-form input[name="name"]').fill(name);
+  await p.page.locator('form.account-form input[name="password"]').fill(password);
+  await p.page.locator('form.account-form input[name="confirm"]').fill(password);
+  await p.page.locator('form.account-form button[type="submit"]').click();
+  await p.page.locator(`header [data-account="name"]`, { hasText: name }).waitFor();
+}
+
+/**
+ * A `plateau serve` started with more arguments than `Server`'s (such as
+ * `--behind-proxy`, so that each browser context can be another client
+ * address through its `X-Forwarded-For` header).
+ */
+export class ServerWith extends Server {
+  constructor(dir, extra) {
+    super(dir);
+    this.extra = extra;
+  }
+
+  static async startWith(extra) {
+    const s = new ServerWith(fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-e2e-')), extra);
+    await s.spawn();
+    return s;
+  }
+
+  spawn() {
+    const args = ['serve', '--addr', `127.0.0.1:${this.port}`, '--db', `sqlite://${path.join(this.dir, 'plateau.sqlite')}`, '--ai-threads', '2', ...this.extra];
+    const proc = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } });
+    this.proc = proc;
+    return new Promise((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`the server did not start:\n${out}${this.log}`)), 20000);
+      proc.stdout.on('data', (d) => {
+        out += d;
+        const m = /listening on http:\/\/(\S+):(\d+)/.exec(out);
+        if (m && !this.url) {
+          this.port = Number(m[2]);
+          this.url = `http://127.0.0.1:${this.port}`;
+        }
+        if (m) {
+          clearTimeout(timer);
+          resolve(this);
+        }
+      });
+      proc.stderr.on('data', (d) => {
+        this.log += d;
+      });
+      proc.on('exit', (code) => {
+        clearTimeout(timer);
+        if (!this.url) reject(new Error(`the server exited (${code}):\n${out}${this.log}`));
+      });
+    });
+  }
+}
+
+/** `serverAndBrowser()` with a server started with `extra` arguments. */
+export function serverWithAndBrowser(extra) {
+  const env = { server: undefined, browser: undefined };
+  before(async () => {
+    env.server = await ServerWith.startWith(extra);
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
+}

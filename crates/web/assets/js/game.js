@@ -2,10 +2,15 @@
 // of one game, kept live by the game's WebSocket.
 
 import { api, tokens, playerName, ApiError } from './api.js';
-import { h, clear, toast, fill } from './dom.js';
+import { h, s as svgEl, clear, toast, fill } from './dom.js';
 import { t, onLang, levelLabel } from './i18n.js';
 import { Interaction } from './interact.js';
 import { drawing } from './games/index.js';
+import { GameClocks, controlText, controlLong, isCorrespondence, TICK_MS } from './clock.js';
+import { ChatPanel, CHAT_ERRORS } from './chat.js';
+import { moveSound, tickSound, soundSwitch } from './sounds.js';
+import { ratingText, changeEl } from './ratings.js';
+import { getSession, onSession, playerPath } from './session.js';
 
 const BACKOFF = [250, 1000, 2000, 4000, 8000];
 
@@ -14,6 +19,13 @@ function legalOf(m) {
   if (Array.isArray(m.legal)) return m.legal;
   if (Array.isArray(m.legal_moves)) return m.legal_moves.map((mv) => ({ move: mv, select: [], targets: [mv] }));
   return null;
+}
+
+/** A small clock face. */
+function clockIcon() {
+  const line = { fill: 'none', stroke: 'currentColor', 'stroke-width': 1.6, 'stroke-linecap': 'round' };
+  return svgEl('svg', { class: 'icon', viewBox: '0 0 20 20', width: 15, height: 15, 'aria-hidden': 'true', focusable: 'false' },
+    svgEl('circle', { cx: 10, cy: 11, r: 7, ...line }), svgEl('path', { d: 'M10 7v4l2.5 2M8 2.5h4', ...line }));
 }
 
 /** Show the game `id` in `root`; returns a function that stops it. */
@@ -43,15 +55,32 @@ class GamePage {
     this.lastHeard = Date.now();
     this.pendingAction = null;
     this.confirming = null;
+    this.account = null; // the account logged in, if any
+    this.ratings = null; // a rated game's rating changes, once over
+    this.offset = null; // this browser's clock minus the server's, in ms (estimated)
+    this.lastTick = null;
   }
 
   async start() {
     fill(this.root, h('p', { class: 'muted' }, t('game.loading')));
-    this.unLang = onLang(() => this.render());
+    this.unLang = onLang(() => {
+      this.render();
+      if (this.chat) this.chat.render();
+    });
     this.keys = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keys);
     this.onOnline = () => this.reconnectSoon(0);
     window.addEventListener('online', this.onOnline);
+    this.clocks = new GameClocks(this.root, { onTick: (seat, ms) => this.tick(seat, ms) });
+    this.sound = soundSwitch();
+    this.unSession = onSession((a) => {
+      this.account = a;
+      this.renderChat();
+    });
+    getSession().then((a) => {
+      this.account = a;
+      this.renderChat();
+    });
     try {
       const s = await this.fetchState();
       this.applyState(s, true);
@@ -64,6 +93,7 @@ class GamePage {
     }
     this.connect();
     this.timers.push(setInterval(() => this.heartbeat(), 10000));
+    this.timers.push(setInterval(() => this.renderClaim(), 500));
   }
 
   stop() {
@@ -72,6 +102,9 @@ class GamePage {
     clearTimeout(this.retry);
     if (this.ws) this.ws.close();
     if (this.unLang) this.unLang();
+    if (this.unSession) this.unSession();
+    if (this.clocks) this.clocks.stop();
+    if (this.sound) this.sound.detach();
     document.removeEventListener('keydown', this.keys);
     window.removeEventListener('online', this.onOnline);
   }
@@ -100,7 +133,9 @@ class GamePage {
     ws.onopen = () => {
       const hello = { type: 'hello' };
       if (this.token) hello.token = this.token;
-      if (this.st) hello.version = this.st.version;
+      // A rated game over whose rating changes are not known yet: its last
+      // events again (the game_over event has them).
+      if (this.st) hello.version = this.needRatings() ? Math.max(0, this.st.version - 20) : this.st.version;
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (e) => {
@@ -178,7 +213,12 @@ class GamePage {
       case 'welcome':
         this.attempt = 0;
         this.setConn('open');
+        for (const e of m.events || []) this.takeRatings(e);
         this.applyState(m.state, false);
+        if (this.chat) this.chat.replace(m.chat);
+        break;
+      case 'chat':
+        if (this.chat) this.chat.add(m);
         break;
       case 'update':
         this.applyUpdate(m);
@@ -188,8 +228,12 @@ class GamePage {
         break;
       case 'presence':
         if (this.st && this.st.seats[m.seat]) {
-          this.st.seats[m.seat].online = m.online;
+          const seat = this.st.seats[m.seat];
+          seat.online = m.online;
+          // Gone since now (as the server counts time).
+          seat.gone_since = m.online ? null : this.serverNow();
           this.renderSeats();
+          this.renderClaim();
         }
         break;
       case 'spectators':
@@ -203,6 +247,10 @@ class GamePage {
           tokens.forget(this.id);
           this.token = null;
           toast(t('game.badToken'), 'error');
+          return;
+        }
+        if (CHAT_ERRORS.has(m.code) && this.chat) {
+          this.chat.showError(m);
           return;
         }
         toast(m.message, 'error');
@@ -228,7 +276,12 @@ class GamePage {
     this.legal = legalOf(s);
     if (!before || before.ply !== s.ply) this.prevLive = null;
     if (before && before.status !== 'finished' && s.status === 'finished') this.positions.clear();
+    // After a takeback the positions past the new end are no more.
+    if (before && s.ply < before.ply) this.positions.clear();
+    if (!Array.isArray(s.takeback_offers)) s.takeback_offers = [];
+    if (s.result && Array.isArray(s.result.ratings)) this.ratings = s.result.ratings;
     if (first || !this.root.querySelector('.game')) this.layout();
+    this.clocks.set(s.clock, s.clocks, s.clock_running);
     this.render();
     if (!this.prevLive && s.ply > 0) this.loadPrevLive();
   }
@@ -244,18 +297,30 @@ class GamePage {
     }
     const oldView = s.view;
     let moves = 0;
+    let undone = false;
+    const now = Date.now();
     for (const e of evs) {
+      if (typeof e.at === 'number') this.offset = this.offset === null ? now - e.at : Math.min(this.offset, now - e.at);
       if (e.kind === 'move') {
         this.history.push(e.move);
         this.movers.push(e.seat);
         moves += 1;
+      } else if (e.kind === 'takeback') {
+        const n = Math.min(Number(e.plies) || 0, this.history.length);
+        this.history.length -= n;
+        this.movers.length = Math.min(this.movers.length, this.history.length);
+        undone = true;
       }
+      this.takeRatings(e);
     }
     const wasFinished = s.status === 'finished';
     Object.assign(s, {
       version: m.version, ply: m.ply, status: m.status, to_move: m.to_move,
       draw_offers: m.draw_offers || [], view: m.view,
+      takeback_offers: m.takeback_offers || [],
     });
+    if ('clocks' in m) s.clocks = m.clocks;
+    if ('clock_running' in m) s.clock_running = m.clock_running;
     if ('result' in m) s.result = m.result;
     if ('spectators' in m) s.spectators = m.spectators;
     if ('dealt' in m) s.dealt = m.dealt;
@@ -266,11 +331,17 @@ class GamePage {
       if (e.kind === 'rematch_offer' && !s.rematch_offers.includes(e.seat)) s.rematch_offers.push(e.seat);
     }
     this.legal = legalOf(m);
-    if (moves === 1) this.prevLive = oldView;
-    else if (moves > 1) this.prevLive = null;
+    if (moves === 1 && !undone) this.prevLive = oldView;
+    else if (moves > 1 || undone) this.prevLive = null;
+    if (undone) {
+      this.positions.clear();
+      if (this.viewing !== null && this.viewing > this.history.length) this.viewing = null;
+    }
     if (!wasFinished && s.status === 'finished') this.positions.clear();
     if (this.history.length !== s.ply) this.fetchHistory();
+    this.clocks.set(s.clock, s.clocks, s.clock_running);
     this.render();
+    if (moves || undone) moveSound();
     for (const e of evs) if (e.kind !== 'move') this.announce(e);
     if (!this.prevLive && s.ply > 0) this.loadPrevLive();
   }
@@ -286,7 +357,42 @@ class GamePage {
       case 'resign': toast(t('ev.resign', { who: name(e.seat) })); break;
       case 'abort': toast(t('ev.abort')); break;
       case 'rematch_offer': if (!mine) toast(t('ev.rematchOffer', { who: name(e.seat) })); break;
+      case 'takeback_offer': if (!mine) toast(t('ev.takebackOffer', { who: name(e.seat) })); break;
+      case 'takeback_decline': toast(t('ev.takebackDecline', { who: name(e.seat) })); break;
+      case 'takeback': toast(t('ev.takeback', { n: e.plies })); break;
+      case 'flag': toast(t('ev.flag', { who: name(e.seat) })); break;
+      case 'claim': toast(t(e.draw ? 'ev.claimDraw' : 'ev.claimWin', { who: name(e.seat) })); break;
       default: break;
+    }
+  }
+
+  /** Keep the rating changes of a `game_over` event (rated games). */
+  takeRatings(e) {
+    if (e && e.kind === 'game_over' && Array.isArray(e.ratings)) this.ratings = e.ratings;
+  }
+
+  /** Whether this is a rated game over whose rating changes are not known yet. */
+  needRatings() {
+    const s = this.st;
+    return !!s && s.rated && s.status === 'finished' && !this.ratings;
+  }
+
+  /** The server's time now (ms since 1970), as well as this browser can tell. */
+  serverNow() {
+    return Date.now() - (this.offset || 0);
+  }
+
+  /** The running clock's time: the ticking of one's own last seconds. */
+  tick(seat, ms) {
+    const s = this.st;
+    if (!s || seat !== s.you || s.status !== 'live' || isCorrespondence(s.clock) || ms <= 0 || ms >= TICK_MS) {
+      this.lastTick = null;
+      return;
+    }
+    const sec = Math.ceil(ms / 1000);
+    if (sec !== this.lastTick) {
+      this.lastTick = sec;
+      tickSound();
     }
   }
 
@@ -375,6 +481,8 @@ class GamePage {
     this.draw = d;
     this.el = {
       title: h('h1', { class: 'game-title' }),
+      meta: h('div', { class: 'game-meta' }),
+      claim: h('div', { class: 'claim' }),
       status: h('div', { class: 'statusbar' }),
       board: h('div', { class: 'board-holder' }),
       bar: h('div', { class: 'gesture-bar' }),
@@ -387,6 +495,11 @@ class GamePage {
       moves: h('div', { class: 'panel' }),
       actions: h('div', { class: 'panel' }),
     };
+    this.chat = new ChatPanel({
+      send: (text) => this.sendChat(text),
+      seatName: (i) => (this.st && this.st.seats[i] ? this.seatLabel(i) : `#${i + 1}`),
+      colour: (i) => d.seatColour(i, this.st.view),
+    });
     this.interaction = new Interaction({
       bar: this.el.bar,
       hint: this.el.hint,
@@ -395,13 +508,20 @@ class GamePage {
       onMove: (mv) => this.playMove(mv),
     });
     fill(this.root, 
-      this.el.title,
+      h('div', { class: 'game-head' }, this.el.title, this.el.meta),
       h('div', { class: 'game', 'data-game': this.st.game },
         h('div', { class: 'board-col' },
           this.el.secret,
           h('div', { class: 'board-wrap' }, this.el.status, this.el.viewing, this.el.board, this.el.bar, this.el.hint)),
-        h('aside', {}, this.el.result, this.el.seats, this.el.extra, this.el.moves, this.el.actions)),
+        h('aside', {}, this.el.result, this.el.seats, this.el.extra, this.el.moves, this.el.actions, this.chat.el)),
     );
+  }
+
+  /** Send a chat message; false when there is no socket to send it on. */
+  sendChat(text) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ type: 'chat', text }));
+    return true;
   }
 
   playMove(mv) {
@@ -439,6 +559,61 @@ class GamePage {
     this.renderExtra();
     this.renderMoves();
     this.renderActions();
+    this.renderMeta();
+    this.renderChat();
+  }
+
+  /** Rated or casual, and the time control. */
+  renderMeta() {
+    const s = this.st;
+    fill(this.el.meta,
+      h('span', { class: ['badge', s.rated ? 'rated' : 'casual'], 'data-rated': String(!!s.rated) }, t(s.rated ? 'play.rated' : 'play.casual')),
+      h('span', { class: 'tc', 'data-clock-control': s.clock ? controlText(s.clock) : 'none', title: controlLong(s.clock) }, clockIcon(), ' ', controlText(s.clock)));
+  }
+
+  /** The chat: the players' room for a seat, the spectators' for the others. */
+  renderChat() {
+    const s = this.st;
+    if (!s || !this.chat) return;
+    const me = s.you !== null && s.you !== undefined;
+    const people = s.seats.filter((x) => x.kind !== 'computer').length;
+    // A seat alone with computers has nobody to talk to.
+    this.chat.el.hidden = me && people < 2;
+    if (me) this.chat.setRoom('players', true);
+    else if (this.account) this.chat.setRoom('spectators', true);
+    else this.chat.setRoom('spectators', false, 'chat.logIn');
+  }
+
+  /**
+   * The claims against players gone too long (live games without
+   * correspondence clock): the buttons, after a countdown.
+   */
+  renderClaim() {
+    const s = this.st;
+    const box = this.el && this.el.claim;
+    if (!box) return;
+    const me = s.you !== null && s.you !== undefined;
+    const gone = me && s.status === 'live' && !isCorrespondence(s.clock)
+      ? s.seats.filter((x, i) => i !== s.you && x.kind !== 'computer' && !x.open && !x.online && typeof x.gone_since === 'number')
+      : [];
+    if (!gone.length) {
+      if (box.firstChild) fill(box);
+      box.dataset.state = 'none';
+      return;
+    }
+    const after = typeof s.claim_after_ms === 'number' ? s.claim_after_ms : 60000;
+    const readyAt = Math.min(...gone.map((x) => x.gone_since + after));
+    const wait = Math.ceil((readyAt - this.serverNow()) / 1000);
+    const key = `${wait > 0 ? wait : 0}|${gone.map((x) => x.seat).join(',')}|${s.has_draws}`;
+    if (box.dataset.key === key && box.isConnected && box.firstChild) return;
+    box.dataset.key = key;
+    box.dataset.state = wait > 0 ? 'waiting' : 'ready';
+    const who = gone.map((x) => this.seatLabel(x.seat)).join(', ');
+    fill(box,
+      h('p', { class: 'small' }, wait > 0 ? t('claim.gone', { who, n: wait }) : t('claim.goneLong', { who })),
+      h('div', { class: 'actions' },
+        h('button', { type: 'button', class: 'primary', 'data-action': 'claim_victory', disabled: wait > 0, onclick: () => this.act('claim_victory') }, t('claim.victory')),
+        s.has_draws ? h('button', { type: 'button', 'data-action': 'claim_draw', disabled: wait > 0, onclick: () => this.act('claim_draw') }, t('claim.draw')) : null));
   }
 
   ctx(view, prev, last, toMove) {
@@ -476,7 +651,7 @@ class GamePage {
     }
     const watching = s.you === null || s.you === undefined ? h('span', { class: 'muted small' }, t('game.watching')) : null;
     const conn = h('span', { class: 'conn', 'data-state': this.conn, role: 'status' }, t(`conn.${this.conn}`));
-    fill(this.el.status, turn, watching, conn);
+    fill(this.el.status, turn, watching, conn, this.sound);
     // The banner of a past position.
     if (this.viewing !== null) {
       this.el.viewing.classList.remove('hidden');
@@ -536,6 +711,21 @@ class GamePage {
       h('div', { class: 'muted small' }, `${r.result} · ${t(`reason.${r.reason}`, {}, r.reason)}`));
     const extra = this.draw.result ? this.draw.result(s.view, this.ctx(s.view), r) : null;
     if (extra) box.append(extra);
+    const ratings = this.ratings || (Array.isArray(r.ratings) ? r.ratings : null);
+    if (s.rated && ratings && ratings.length) {
+      box.append(h('table', { class: 'scores rating-changes', 'data-ratings': '' },
+        h('caption', { class: 'small muted' }, t('play.newRatings')),
+        h('tbody', {}, ratings.map((x) => {
+          const d = Math.round(x.after) - Math.round(x.before);
+          return h('tr', { 'data-seat': x.seat },
+            h('td', {}, h('span', { class: 'chip', style: `background:${this.draw.seatColour(x.seat, s.view)}` }), ' ',
+              h('a', { href: playerPath(x.account), 'data-link': '' }, x.account)),
+            h('td', { class: 'num', 'data-before': Math.round(x.before) }, ratingText(x.before, false)),
+            h('td', { class: 'num' }, '→'),
+            h('td', { class: 'num', 'data-after': Math.round(x.after) }, ratingText(x.after, x.provisional)),
+            h('td', { class: 'num' }, changeEl(d)));
+        }))));
+    }
     this.el.result.append(box);
   }
 
@@ -551,13 +741,17 @@ class GamePage {
         h('span', { class: 'grow' },
           h('span', { class: 'name' }, this.draw.seatName ? this.draw.seatName(i, seat.name, t) : seat.name), ' ',
           i === s.you ? h('span', { class: 'you' }, t('seat.you')) : null,
-          h('div', { class: 'kind' }, this.seatKind(seat))),
+          h('div', { class: 'kind' }, seat.account && seat.kind !== 'computer'
+            ? h('a', { href: playerPath(seat.account), 'data-link': '', 'data-account': seat.account }, seat.account)
+            : this.seatKind(seat))),
+        Array.isArray(s.clocks) && seat.kind !== 'computer' ? h('span', { class: 'clock', 'data-clock': i, role: 'timer', 'aria-label': t('play.clockOf', { who: this.seatLabel(i) }) }) : null,
         h('span', { class: ['dot', seat.online ? 'on' : ''], title: seat.online ? t('seat.online') : t('seat.offline') })));
     });
     const watching = typeof s.spectators === 'number'
       ? h('div', { class: 'muted small', 'data-spectators': s.spectators, style: 'margin-top:.3rem' }, t('game.spectators', { n: s.spectators }))
       : null;
     fill(this.el.seats, h('h3', {}, t('game.seats')), list, watching);
+    this.clocks.paint();
   }
 
   renderExtra() {
@@ -625,6 +819,26 @@ class GamePage {
     }
   }
 
+  /** Takebacks (casual games): ask, or answer another seat's request. */
+  takebackButtons(btns) {
+    const s = this.st;
+    if (s.rated) return;
+    const offers = s.takeback_offers || [];
+    const asker = offers.length ? offers[0] : null;
+    if (asker !== null && asker !== s.you) {
+      if (!offers.includes(s.you)) {
+        btns.append(h('button', { type: 'button', class: 'primary', 'data-action': 'takeback_accept', onclick: () => this.act('takeback_accept') }, t('tb.accept', { who: this.seatLabel(asker) })));
+        btns.append(h('button', { type: 'button', 'data-action': 'takeback_decline', onclick: () => this.act('takeback_decline') }, t('tb.decline')));
+      } else {
+        btns.append(h('button', { type: 'button', disabled: true }, t('tb.waiting')));
+      }
+    } else if (asker === s.you) {
+      btns.append(h('button', { type: 'button', disabled: true, 'data-action': 'takeback_offer' }, t('tb.asked')));
+    } else if (this.movers.includes(s.you)) {
+      btns.append(h('button', { type: 'button', 'data-action': 'takeback_offer', onclick: () => this.act('takeback_offer') }, t('tb.ask')));
+    }
+  }
+
   renderActions() {
     const s = this.st;
     if (!s || !this.el) return;
@@ -654,6 +868,7 @@ class GamePage {
           btns.append(h('button', { type: 'button', 'data-action': 'offer_draw', onclick: () => this.act('offer_draw') }, t('act.offerDraw')));
         }
       }
+      this.takebackButtons(btns);
       if (s.ply > 0) {
         const c = this.confirming === 'resign';
         btns.append(h('button', { type: 'button', class: ['danger', c ? 'confirm' : ''], 'data-action': 'resign', onclick: () => this.act('resign', true) }, c ? t('act.resignSure') : t('act.resign')));
@@ -679,6 +894,8 @@ class GamePage {
     btns.append(h('a', { class: 'button', href: `/api/games/${encodeURIComponent(this.id)}/record?format=text`, download: `plateau-${this.id}.txt` }, t('act.record')));
     btns.append(h('a', { class: 'button', href: `/rules/${s.game}`, 'data-link': '' }, t('act.rules')));
     parts.push(btns);
+    parts.push(this.el.claim);
+    this.renderClaim();
     if (s.status === 'open' || s.status === 'live') {
       const link = `${location.origin}/game/${this.id}`;
       const input = h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('game.invite'), 'data-invite': '' });

@@ -6,8 +6,24 @@ import { h, toast, fill } from './dom.js';
 import { t, onLang, levelLabel, getLang } from './i18n.js';
 import { drawing } from './games/index.js';
 import { navigate } from './nav.js';
+import { getSession, onSession, playerPath } from './session.js';
+import { ratingText } from './ratings.js';
+import { controlPicker } from './clock.js';
+import { SeeksPanel } from './seeks.js';
 
 const LAST = 'plateau.lastGame';
+const CLOCK = 'plateau.clock';
+
+/** The time control chosen last (kept in localStorage), or null. */
+function lastClock() {
+  try {
+    const c = JSON.parse(localStorage.getItem(CLOCK) || 'null');
+    if (c && typeof c === 'object' && (Number.isInteger(c.days) || Number.isInteger(c.initial))) return c;
+  } catch {
+    /* none */
+  }
+  return null;
+}
 
 /** Show the lobby in `root`; returns a function that stops it. */
 export function lobbyPage(root) {
@@ -36,22 +52,36 @@ class Lobby {
     this.lists = { open: [], live: [], finished: [] };
     this.next = { open: null, live: null, finished: null };
     this.timers = [];
+    this.account = null;
+    this.rated = false;
+    this.clock = lastClock();
+    this.createError = null;
   }
 
   async start() {
     document.title = 'Plateau';
     this.unLang = onLang(() => this.render());
+    this.unSession = onSession((a) => {
+      this.account = a;
+      if (!a) this.rated = false;
+      this.renderForm();
+      if (this.seeks) this.seeks.setAccount(a);
+    });
     fill(this.root, h('p', { class: 'muted' }, '…'));
     try {
-      this.catalog = (await api('/api/catalog')).games;
+      const [cat, account] = await Promise.all([api('/api/catalog'), getSession()]);
+      this.catalog = cat.games;
+      this.account = account;
     } catch (e) {
       fill(this.root, h('p', { class: 'error' }, e.message));
       return;
     }
     const last = localStorage.getItem(LAST);
     this.pick(this.catalog.find((g) => g.name === last) ? last : this.catalog[0].name, false);
+    this.seeks = new SeeksPanel({ catalog: this.catalog, account: this.account, game: () => this.game });
     this.render();
     this.refreshSetup();
+    this.seeks.start();
     this.loadLists();
     this.timers.push(setInterval(() => this.loadLists(), 10000));
   }
@@ -60,6 +90,8 @@ class Lobby {
     for (const x of this.timers) clearInterval(x);
     clearTimeout(this.debounce);
     if (this.unLang) this.unLang();
+    if (this.unSession) this.unSession();
+    if (this.seeks) this.seeks.stop();
   }
 
   get info() {
@@ -68,6 +100,7 @@ class Lobby {
 
   pick(game, refresh = true) {
     this.game = game;
+    if (this.seeks) this.seeks.render();
     localStorage.setItem(LAST, game);
     this.variant = this.info.variants[0] ? this.info.variants[0].name : null;
     this.options = {};
@@ -105,6 +138,22 @@ class Lobby {
     return out;
   }
 
+  /**
+   * Why this game cannot be rated (a key of i18n), or null: rated games are
+   * between accounts, with the creator seated, and set-ups of one's own
+   * (a position, a board, a sheet: text and content options) are casual.
+   */
+  unratedWhy() {
+    if (!this.account) return 'lobby.ratedLogIn';
+    const custom = Object.keys(this.sentOptions()).some((k) => {
+      const o = this.info.options.find((x) => x.name === k);
+      return o && (o.kind.type === 'text' || o.kind.type === 'content');
+    });
+    if (custom) return 'lobby.ratedCustom';
+    if (this.seatChoice.length && !this.seatChoice.includes('me')) return 'lobby.ratedSeated';
+    return null;
+  }
+
   async create(button) {
     const seats = this.seatChoice.map((c) => (c.startsWith('ai:') ? { kind: 'computer', player: c } : { kind: 'human' }));
     const body = { game: this.game, options: this.sentOptions(), seats };
@@ -112,17 +161,20 @@ class Lobby {
     const me = this.seatChoice.indexOf('me');
     if (me >= 0) body.seat = me;
     const name = playerName.get().trim();
-    if (name) body.name = name.slice(0, 40);
+    if (name && !this.account) body.name = name.slice(0, 40);
+    if (this.rated && !this.unratedWhy()) body.rated = true;
+    if (this.clock) body.clock = this.clock;
     button.disabled = true;
     button.textContent = t('lobby.creating');
+    this.createError = null;
     try {
       const r = await api('/api/games', { method: 'POST', body });
       if (r.token) tokens.set(r.id, r.token);
       navigate(`/game/${r.id}`);
     } catch (e) {
-      toast(e.message, 'error');
-      button.disabled = false;
-      button.textContent = t('lobby.create');
+      // The server's words, under the button.
+      this.createError = e.message;
+      this.renderSeats();
     }
   }
 
@@ -170,8 +222,9 @@ class Lobby {
     fill(this.root, 
       h('div', { class: 'lobby' },
         h('section', { class: 'panel' }, h('h1', {}, t('lobby.new')), this.formBox),
-        h('section', { class: 'panel' }, this.listBox)),
+        h('div', {}, this.seeks ? this.seeks.el : null, h('section', { class: 'panel' }, this.listBox))),
     );
+    if (this.seeks) this.seeks.render();
     this.renderForm();
     this.renderLists();
   }
@@ -203,16 +256,24 @@ class Lobby {
     options.open = this.optionsOpen || Object.keys(this.sentOptions()).length > 0;
     options.addEventListener('toggle', () => { this.optionsOpen = options.open; });
 
-    const name = h('label', { class: 'field' }, h('span', {}, t('lobby.name')),
-      h('input', {
-        type: 'text', name: 'name', maxlength: 40, value: playerName.get(), placeholder: t('lobby.namePlaceholder'),
-        oninput: (e) => playerName.set(e.target.value),
-      }));
+    const name = this.account
+      ? h('p', { class: 'field playing-as', 'data-playing-as': this.account.name }, t('lobby.playAs'), ' ',
+        h('a', { href: playerPath(this.account.name), 'data-link': '' }, this.account.name))
+      : h('label', { class: 'field' }, h('span', {}, t('lobby.name')),
+        h('input', {
+          type: 'text', name: 'name', maxlength: 40, value: playerName.get(), placeholder: t('lobby.namePlaceholder'),
+          oninput: (e) => playerName.set(e.target.value),
+        }));
+    const clock = h('div', { class: 'field' }, h('span', {}, t('tc.title')),
+      controlPicker(this.clock, (c) => {
+        this.clock = c;
+        localStorage.setItem(CLOCK, JSON.stringify(c));
+      }, 'clock'));
     this.seatsBox = h('div');
     fill(this.formBox,
       cards,
       h('p', { class: 'small' }, h('a', { href: `/rules/${g}`, 'data-link': '' }, t('lobby.rules', { game: info.title }))),
-      variantField, options, name, this.seatsBox);
+      variantField, options, name, clock, this.seatsBox);
     this.renderSeats();
   }
 
@@ -237,8 +298,9 @@ class Lobby {
         },
         h('option', { value: 'me', selected: choice === 'me' }, t('lobby.me')),
         h('option', { value: 'open', selected: choice === 'open' }, t('lobby.open')),
-        (info.levels || []).map((l) => h('option', { value: `ai:${l.level}`, selected: choice === `ai:${l.level}` },
-          t('lobby.computer', { n: l.level, label: getLang() === 'en' ? l.label : levelLabel(l.level) }))));
+        (info.levels || []).map((l) => h('option', { value: `ai:${l.level}`, selected: choice === `ai:${l.level}`, 'data-rating': typeof l.rating === 'number' ? Math.round(l.rating) : null },
+          t('lobby.computer', { n: l.level, label: getLang() === 'en' ? l.label : levelLabel(l.level) }),
+          typeof l.rating === 'number' ? ` · ${t('lobby.levelRating', { r: ratingText(l.rating, l.provisional) })}` : '')));
         seats.append(h('label', { class: 'seat' },
           h('span', { class: 'row' }, h('span', { class: 'chip', style: `background:${d.seatColour(i, this.setup.view)}` }),
             d.seatName ? d.seatName(i, seat.name, t) : seat.name),
@@ -247,11 +309,24 @@ class Lobby {
     }
     const humans = this.seatChoice.filter((c) => !c.startsWith('ai:')).length;
     const needMe = humans > 0 && !this.seatChoice.includes('me');
+    const why = this.unratedWhy();
+    if (why) this.rated = false;
+    const rated = h('div', { class: 'field rated-field' },
+      h('label', { class: 'check' },
+        h('input', {
+          type: 'checkbox', name: 'rated', checked: this.rated, disabled: !!why,
+          onchange: (e) => { this.rated = e.target.checked; this.createError = null; this.renderSeats(); },
+        }), ' ', h('strong', {}, t('lobby.rated'))),
+      h('p', { class: 'help' }, why === 'lobby.ratedLogIn'
+        ? [t(why), ' ', h('a', { href: '/login', 'data-link': '' }, t('acct.logIn')), ' · ', h('a', { href: '/signup', 'data-link': '' }, t('acct.signUp'))]
+        : t(why || (this.rated ? 'lobby.ratedOn' : 'lobby.ratedHelp'))));
     const create = h('button', { type: 'button', class: 'primary', 'data-action': 'create', disabled: !this.setup || !!this.setupError || needMe }, t('lobby.create'));
     create.addEventListener('click', () => this.create(create));
     fill(this.seatsBox, seats,
       needMe ? h('p', { class: 'help' }, t('lobby.needMe')) : null,
+      rated,
       this.setupError ? h('p', { class: 'error', role: 'alert' }, this.setupError) : null,
+      this.createError ? h('p', { class: 'error', role: 'alert', 'data-create-error': '' }, this.createError) : null,
       h('div', { class: 'row', style: 'margin:.4rem 0' }, create));
   }
 

@@ -6,6 +6,7 @@ import { api } from './api.js';
 import { h, s, fill } from './dom.js';
 import { t, onLang } from './i18n.js';
 import { getSession } from './session.js';
+import { challengeBox } from './challenge.js';
 import { games, titleOf, ratingEl, dateText, changeEl, outcomeEl, opponentsEl, movesText } from './ratings.js';
 
 /** Show the page of player `name` in `root`; returns a function that stops it. */
@@ -65,7 +66,8 @@ function profileView(p, catalog, mine) {
     p.computer
       ? h('p', { class: 'muted' }, t('prof.computerHelp'))
       : (p.created_at ? h('p', { class: 'muted' }, t('prof.since', { date: dateText(p.created_at) })) : null),
-    mine ? h('p', {}, h('a', { href: '/account', 'data-link': '' }, t('prof.settings')), ' · ', h('a', { href: '/games', 'data-link': '' }, t('acct.myGames'))) : null);
+    mine ? h('p', {}, h('a', { href: '/account', 'data-link': '' }, t('prof.settings')), ' · ', h('a', { href: '/games', 'data-link': '' }, t('acct.myGames'))) : null,
+    mine ? null : challengeBox(p.name, p.computer));
 
   const cards = order.map((g) => gameCard(g, titleOf(catalog, g), ratings[g], results[g], history[g] || []));
   const perGame = cards.length
