@@ -294,13 +294,12 @@ pub(crate) async fn action(
     let action = msg.action().ok_or_else(|| {
         ApiError::bad_request(
             "bad_message",
-            "not an action: use move, resign, offer_draw, accept_draw, decline_draw, abort, rematch or leave",
+            "not an action: use move, resign, offer_draw, accept_draw, decline_draw, takeback_offer, \
+             takeback_accept, takeback_decline, abort, rematch or leave (chat is on the game's WebSocket)",
         )
     })?;
-    let version = st
-        .0
-        .request(&id, |reply| Cmd::Act { who: who.clone(), action: action.clone(), reply: Some(reply) })
-        .await?;
+    let version =
+        st.0.request(&id, |reply| Cmd::Act { who: who.clone(), action: action.clone(), reply: Some(reply) }).await?;
     Ok(Json(json!({ "ok": true, "version": version })))
 }
 

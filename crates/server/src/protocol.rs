@@ -238,6 +238,12 @@ mod tests {
         assert_eq!(serde_json::from_str::<ClientMsg>(r#"{"type":"resign","id":1}"#).unwrap(), ClientMsg::Resign);
         assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"move","move":7,"version":1}"#).is_err());
         assert!(serde_json::from_str::<ClientMsg>(r#"[1,2]"#).is_err());
+        let c: ClientMsg = serde_json::from_str(r#"{"type":"chat","text":"gg"}"#).unwrap();
+        assert_eq!(c, ClientMsg::Chat { text: "gg".into() });
+        assert_eq!(c.action(), None);
+        assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"chat"}"#).is_err());
+        let t: ClientMsg = serde_json::from_str(r#"{"type":"takeback_offer"}"#).unwrap();
+        assert_eq!(t.action(), Some(Action::TakebackOffer));
     }
 
     #[test]
