@@ -94,7 +94,7 @@ test('a rated game on a short clock, lost on time, in French: result, new rating
     // Each seat names its account, linked to its page.
     await p.page.locator('.seats a[href="/player/anne"]').waitFor();
     await p.page.locator('.seats a[href="/player/bruno"]').waitFor();
-    assert.equal(await p.page.locator('.clock[data-clock="0"]').innerText(), '00:15');
+    assert.equal(await p.page.locator('.seats .clock[data-clock="0"]').innerText(), '00:15');
   }
 
   // A few moves by clicking; the first move is free.
@@ -107,12 +107,12 @@ test('a rated game on a short clock, lost on time, in French: result, new rating
   // White's clock runs, counts down on both pages, and warns under 20 s.
   await until(() => first.state.clock_running === 1, "White's clock to run");
   for (const p of [ann, bob]) {
-    await p.page.locator('.clock[data-clock="1"].running.low').waitFor();
+    await p.page.locator('.seats .clock[data-clock="1"].running.low').waitFor();
   }
-  const read = async () => second.page.locator('.clock[data-clock="1"]').innerText();
+  const read = async () => second.page.locator('.seats .clock[data-clock="1"]').innerText();
   const shown = await read();
   await until(async () => (await read()) !== shown, 'the clock to count down');
-  await second.page.locator('.clock[data-clock="1"]', { hasText: /^00:0\d\.\d$/ }).waitFor({ timeout: 20000 });
+  await second.page.locator('.seats .clock[data-clock="1"]', { hasText: /^00:0\d\.\d$/ }).waitFor({ timeout: 20000 });
   await shot(second.page, 'rated-clock-low-time-fr');
 
   // White lets the time run out: the server ends the game.
@@ -127,7 +127,7 @@ test('a rated game on a short clock, lost on time, in French: result, new rating
     const loss = await p.page.locator('.rating-changes tr[data-seat="1"]').innerText();
     assert.match(win, new RegExp(`${firstName}\\s+1500\\s+→\\s+1\\d{3}\\?\\s+\\+\\d+`));
     assert.match(loss, new RegExp(`${first === ann ? 'bruno' : 'anne'}\\s+1500\\s+→\\s+1\\d{3}\\?\\s+−\\d+`));
-    assert.equal(await p.page.locator('.clock[data-clock="1"]').innerText(), '00:00.0');
+    assert.equal(await p.page.locator('.seats .clock[data-clock="1"]').innerText(), '00:00.0');
   }
   assert.match(await first.page.locator('.result h3').innerText(), /Vous gagnez/);
   await shot(first.page, 'rated-clock-won-on-time-fr');

@@ -359,7 +359,7 @@ class GamePage {
       case 'rematch_offer': if (!mine) toast(t('ev.rematchOffer', { who: name(e.seat) })); break;
       case 'takeback_offer': if (!mine) toast(t('ev.takebackOffer', { who: name(e.seat) })); break;
       case 'takeback_decline': toast(t('ev.takebackDecline', { who: name(e.seat) })); break;
-      case 'takeback': toast(t('ev.takeback', { n: e.plies })); break;
+      case 'takeback': toast(e.plies === 1 ? t('ev.takebackOne') : t('ev.takeback', { n: e.plies })); break;
       case 'flag': toast(t('ev.flag', { who: name(e.seat) })); break;
       case 'claim': toast(t(e.draw ? 'ev.claimDraw' : 'ev.claimWin', { who: name(e.seat) })); break;
       default: break;
@@ -651,7 +651,12 @@ class GamePage {
     }
     const watching = s.you === null || s.you === undefined ? h('span', { class: 'muted small' }, t('game.watching')) : null;
     const conn = h('span', { class: 'conn', 'data-state': this.conn, role: 'status' }, t(`conn.${this.conn}`));
-    fill(this.el.status, turn, watching, conn, this.sound);
+    // One's own clock by the turn too: on a phone the seats are below the board.
+    const mine = s.you !== null && s.you !== undefined && Array.isArray(s.clocks) && s.status === 'live' && this.viewing === null
+      ? h('span', { class: 'clock mini', 'data-clock': s.you, 'aria-hidden': 'true' })
+      : null;
+    fill(this.el.status, turn, mine, watching, conn, this.sound);
+    if (mine) this.clocks.paint();
     // The banner of a past position.
     if (this.viewing !== null) {
       this.el.viewing.classList.remove('hidden');
