@@ -18,6 +18,15 @@ export function leaderboardPage(root, game) {
   const tabsBox = h('div');
   const tableBox = h('div', { id: 'leaderboard-panel', role: 'tabpanel' });
 
+  /** Mark the tab picked (in place: a focused tab keeps the focus). */
+  const markTabs = () => {
+    for (const b of tabsBox.querySelectorAll('[role="tab"]')) {
+      const on = b.dataset.tab === current;
+      b.setAttribute('aria-selected', String(on));
+      b.tabIndex = on ? 0 : -1;
+    }
+  };
+
   const renderTabs = () => {
     if (!catalog) return;
     const tabs = catalog.map((g) => h('button', {
@@ -92,7 +101,7 @@ export function leaderboardPage(root, game) {
     localStorage.setItem(LAST, g);
     const path = `/leaderboard/${encodeURIComponent(g)}`;
     if (location.pathname !== path) history.replaceState(null, '', path);
-    renderTabs();
+    markTabs();
     renderTable();
     load(g);
   };

@@ -149,6 +149,8 @@ export function chart(title, history) {
   });
   svg.append(s('desc', {}, t('prof.chartDesc')));
   const axes = s('g', { class: 'axes' });
+  // The first and the last game's dates under the axis (with the time when they are a day apart or less).
+  const sameDay = n > 1 && history[n - 1].at - history[0].at < 86400000;
   for (let v = lo; v <= hi + 1e-9; v += step) {
     axes.append(
       s('line', { class: 'grid', x1: L, x2: W - R, y1: r1(y(v)), y2: r1(y(v)) }),
@@ -157,8 +159,8 @@ export function chart(title, history) {
   axes.append(
     s('line', { class: 'axis', x1: L, x2: L, y1: T, y2: H - B }),
     s('line', { class: 'axis', x1: L, x2: W - R, y1: H - B, y2: H - B }),
-    s('text', { x: L, y: H - 8, 'text-anchor': 'start' }, dateText(history[0].at)));
-  if (n > 1) axes.append(s('text', { x: W - R, y: H - 8, 'text-anchor': 'end' }, dateText(history[n - 1].at)));
+    s('text', { x: L, y: H - 8, 'text-anchor': 'start' }, dateText(history[0].at, sameDay)));
+  if (n > 1) axes.append(s('text', { x: W - R, y: H - 8, 'text-anchor': 'end' }, dateText(history[n - 1].at, sameDay)));
   svg.append(axes);
   svg.append(s('polyline', { class: 'line', points: history.map((p, i) => `${r1(x(i))},${r1(y(p.rating))}`).join(' ') }));
   const points = s('g', { class: 'points' });
