@@ -83,6 +83,15 @@ pub struct LoadtestArgs {
     /// The computer players of those games.
     #[arg(long, default_value = "greedy")]
     pub computer_player: String,
+    /// A live clock on every game, in seconds (e.g. 600+5: long enough that no clock falls during the run).
+    #[arg(long, value_name = "INITIAL+INCREMENT")]
+    pub clock: Option<plateau_client::loadtest::Clock>,
+    /// Rated games, between accounts (created and joined with their access tokens; 16 accounts unless --accounts says).
+    #[arg(long)]
+    pub rated: bool,
+    /// Play as a pool of N accounts signed up at the start (two in each game, each in many games at once); default: guests, or 16 with --rated.
+    #[arg(long, value_name = "N")]
+    pub accounts: Option<usize>,
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
@@ -157,6 +166,11 @@ pub fn loadtest(args: LoadtestArgs) -> Result<()> {
     if options.is_empty() && info.option("max-plies").is_some() {
         options.push(("max-plies".to_string(), "200".to_string()));
     }
+    if let Some(n) = args.accounts
+        && !(2..=plateau_client::loadtest::MAX_ACCOUNTS).contains(&n)
+    {
+        bail!("--accounts must be 2 to {} (two different ones in each game)", plateau_client::loadtest::MAX_ACCOUNTS);
+    }
     plateau_server::raise_fd_limit();
     let cfg = plateau_client::loadtest::LoadConfig {
         addr: args.addr,
@@ -167,10 +181,21 @@ pub fn loadtest(args: LoadtestArgs) -> Result<()> {
         options,
         computer_games: args.computer_games,
         computer_player: args.computer_player,
+        clock: args.clock,
+        rated: args.rated,
+        accounts: args.accounts.unwrap_or(0),
     };
     let opts: Vec<String> = cfg.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let mut players = String::new();
+    if cfg.account_pool() > 0 {
+        let rated = if cfg.rated { "rated" } else { "unrated" };
+        players.push_str(&format!(", {rated} between {} accounts", cfg.account_pool()));
+    }
+    if let Some(c) = cfg.clock {
+        players.push_str(&format!(", clock {c}"));
+    }
     println!(
-        "loadtest: {} games of {} ({}) against {} for {} s",
+        "loadtest: {} games of {} ({}{players}) against {} for {} s",
         cfg.games,
         cfg.game,
         if opts.is_empty() { "default options".to_string() } else { opts.join(" ") },

@@ -95,6 +95,20 @@ pub async fn request_from(
     token: Option<&str>,
     body: &[u8],
 ) -> std::io::Result<Response> {
+    request_with(from, addr, method, path, token, &[], body).await
+}
+
+/// One HTTP request with a raw body and extra headers (a `Cookie`, an
+/// `Origin`…), from the local address `from`.
+pub async fn request_with(
+    from: Option<IpAddr>,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> std::io::Result<Response> {
     let method = reqwest::Method::from_bytes(method.as_bytes()).map_err(std::io::Error::other)?;
     let mut req = http(from)?
         .request(method, format!("http://{addr}{path}"))
@@ -102,6 +116,9 @@ pub async fn request_from(
         .body(body.to_vec());
     if let Some(t) = token {
         req = req.bearer_auth(t);
+    }
+    for (k, v) in headers {
+        req = req.header(*k, *v);
     }
     let res = req.send().await.map_err(std::io::Error::other)?;
     let status = res.status().as_u16();

@@ -10,8 +10,21 @@
 //! Optionally, games between two computer players run alongside, to show that
 //! they do not slow the people's games down. At the end every live game is
 //! resigned.
+//!
+//! Optionally the games have a clock (`clock`: live, initial time and
+//! increment) and are played between accounts (`accounts`, `rated`): a small
+//! pool of accounts signs up at the start (Argon2id makes each sign-up slow,
+//! and sign-ups are limited per client address, so each comes from a
+//! loopback address of its own, 127.253.x.y), each gets a personal access
+//! token, and every game is created and joined with two of them (an account
+//! holds one seat of a game, and plays many games at once). Moves are sent on
+//! the WebSockets with the seats' tokens, as for guests. Such a run checks
+//! that every state and update carries the clocks, that rated games end
+//! with rating changes, and at the end reads a few games back to check that
+//! they are rated, clocked and held by accounts.
 
 use std::net::SocketAddr;
+use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -44,6 +57,63 @@ pub struct LoadConfig {
     pub computer_games: usize,
     /// The computer players' spec.
     pub computer_player: String,
+    /// A live clock on every people's game (none: no clock).
+    pub clock: Option<Clock>,
+    /// Rated games (between accounts: `accounts` defaults to
+    /// [`DEFAULT_ACCOUNTS`]).
+    pub rated: bool,
+    /// How many accounts play the people's games (each in many games, two
+    /// different ones in each game); 0: guests, unless `rated`.
+    pub accounts: usize,
+}
+
+/// The accounts a rated run signs up when not told how many (at most two
+/// per game).
+pub const DEFAULT_ACCOUNTS: usize = 16;
+
+/// The most accounts a run may sign up (their names are numbered).
+pub const MAX_ACCOUNTS: usize = 10_000;
+
+/// A live time control: seconds at the start, seconds added after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Seconds on each clock at the start.
+    pub initial: u64,
+    /// Seconds added after each move.
+    pub increment: u64,
+}
+
+impl FromStr for Clock {
+    type Err = String;
+
+    /// `INITIAL+INCREMENT` in seconds (`600+5`), or `INITIAL` alone (no
+    /// increment).
+    fn from_str(s: &str) -> Result<Clock, String> {
+        let bad = || format!("a clock is INITIAL+INCREMENT in seconds (as 600+5), not {s:?}");
+        let (initial, increment) = s.split_once('+').unwrap_or((s, "0"));
+        let initial: u64 = initial.trim().parse().map_err(|_| bad())?;
+        let increment: u64 = increment.trim().parse().map_err(|_| bad())?;
+        if initial == 0 && increment == 0 {
+            return Err("a clock of 0 seconds and no increment leaves no time to move".into());
+        }
+        Ok(Clock { initial, increment })
+    }
+}
+
+impl std::fmt::Display for Clock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}+{}", self.initial, self.increment)
+    }
+}
+
+impl LoadConfig {
+    /// The accounts the run signs up (0: the games are between guests).
+    pub fn account_pool(&self) -> usize {
+        match self.accounts {
+            0 if self.rated => DEFAULT_ACCOUNTS.min(2 * self.games).max(2),
+            n => n,
+        }
+    }
 }
 
 impl Default for LoadConfig {
@@ -57,6 +127,9 @@ impl Default for LoadConfig {
             options: vec![("max-plies".into(), "200".into())],
             computer_games: 0,
             computer_player: "greedy".into(),
+            clock: None,
+            rated: false,
+            accounts: 0,
         }
     }
 }
@@ -92,6 +165,24 @@ pub struct LoadReport {
     pub commits: u64,
     /// The server's write groups during the measurement.
     pub write_groups: u64,
+    /// Accounts signed up to play (0: guests).
+    pub accounts: usize,
+    /// The time it took to sign them up and get their access tokens (part
+    /// of `setup`).
+    pub accounts_setup: Duration,
+    /// Whether the games were rated.
+    pub rated: bool,
+    /// Their clock.
+    pub clock: Option<Clock>,
+    /// States and updates received that carried the clocks.
+    pub clock_frames: u64,
+    /// Games lost on time (people's games).
+    pub time_losses: u64,
+    /// Finished games whose result carried rating changes.
+    pub rating_changes: u64,
+    /// Games read back at the end and checked (rated, clocked, seats held
+    /// by accounts, as asked); a failure is counted in `errors`.
+    pub sampled: usize,
 }
 
 impl LoadReport {
@@ -109,6 +200,22 @@ fn ms(d: Duration) -> String {
 impl std::fmt::Display for LoadReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(f, "games:     {} concurrent, set up in {:.1} s", self.games, self.setup.as_secs_f64())?;
+        if self.accounts > 0 {
+            writeln!(
+                f,
+                "players:   {} accounts made (in {:.1} s), two in each game; {} games",
+                self.accounts,
+                self.accounts_setup.as_secs_f64(),
+                if self.rated { "rated" } else { "unrated" }
+            )?;
+        }
+        if let Some(c) = self.clock {
+            writeln!(
+                f,
+                "clock:     {c} (clocks in {} states and updates; {} games lost on time)",
+                self.clock_frames, self.time_losses
+            )?;
+        }
         let offered =
             if self.rate > 0.0 { format!("{:.0} moves/s offered", self.rate) } else { "as fast as possible".into() };
         writeln!(
@@ -125,7 +232,15 @@ impl std::fmt::Display for LoadReport {
             ms(self.p99),
             ms(self.max)
         )?;
-        writeln!(f, "finished:  {} games (then rematched)", self.finished)?;
+        if self.rated {
+            writeln!(
+                f,
+                "finished:  {} games (then rematched), {} with rating changes",
+                self.finished, self.rating_changes
+            )?;
+        } else {
+            writeln!(f, "finished:  {} games (then rematched)", self.finished)?;
+        }
         if self.computer_moves > 0 {
             writeln!(f, "computers: {} moves in the computer games alongside", self.computer_moves)?;
         }
@@ -136,6 +251,16 @@ impl std::fmt::Display for LoadReport {
                 self.commits,
                 self.write_groups as f64 / self.commits as f64
             )?;
+        }
+        if self.sampled > 0 {
+            let mut what = vec![if self.rated { "rated" } else { "unrated" }.to_string()];
+            if let Some(c) = self.clock {
+                what.push(format!("clock {c} with clocks"));
+            }
+            if self.accounts > 0 {
+                what.push("seats held by accounts".into());
+            }
+            writeln!(f, "checked:   {} games read back at the end for: {}", self.sampled, what.join(", "))?;
         }
         write!(f, "errors:    {}", self.errors)?;
         for e in &self.error_samples {
@@ -152,6 +277,9 @@ struct Counters {
     moves: AtomicU64,
     finished: AtomicU64,
     computer_moves: AtomicU64,
+    clock_frames: AtomicU64,
+    time_losses: AtomicU64,
+    rating_changes: AtomicU64,
     errors: AtomicU64,
     error_samples: Mutex<Vec<String>>,
     latencies: Mutex<Vec<u32>>,
@@ -189,6 +317,15 @@ struct Lite {
     state: Option<Box<Lite>>,
     code: Option<String>,
     message: Option<String>,
+    clocks: Option<Vec<i64>>,
+    rated: Option<bool>,
+    result: Option<LiteResult>,
+}
+
+#[derive(Deserialize)]
+struct LiteResult {
+    reason: Option<String>,
+    ratings: Option<serde::de::IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -207,10 +344,10 @@ fn random_index(n: usize, seed: &mut u64) -> usize {
 }
 
 /// The local address the load tool's client number `i` of kind `kind` (1:
-/// people's games, 2: computer games, 3 and on: the sockets of rematches)
-/// uses: on loopback, each game's players come from an address of their own
-/// (127.KIND.x.y), as many people would, so that the server's limits per
-/// client address apply as in real life.
+/// people's games, 2: computer games, 3 to 252: the sockets of rematches,
+/// 253: the accounts' sign-ups) uses: on loopback, each game's players come
+/// from an address of their own (127.KIND.x.y), as many people would, so
+/// that the server's limits per client address apply as in real life.
 fn source(addr: SocketAddr, kind: u8, i: usize) -> Option<std::net::IpAddr> {
     match addr.ip() {
         std::net::IpAddr::V4(ip) if ip.is_loopback() => {
@@ -230,18 +367,121 @@ fn fresh_source(addr: SocketAddr) -> Option<std::net::IpAddr> {
     source(addr, 3 + (n / 62_500) as u8, n % 62_500)
 }
 
-async fn create_pair(cfg: &LoadConfig, from: Option<std::net::IpAddr>) -> Result<(String, String, String), String> {
+/// The kind of loopback address (see [`source`]) the accounts sign up from.
+const ACCOUNTS_KIND: u8 = 253;
+
+/// An account of the pool: its name and a personal access token.
+#[derive(Clone, Debug)]
+struct Account {
+    name: String,
+    token: String,
+}
+
+/// A request that the server may refuse for a while (429: sign-ups are
+/// limited per client address), tried again after the time it asks for,
+/// a few times.
+async fn patiently(
+    from: Option<std::net::IpAddr>,
+    addr: SocketAddr,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &Value,
+) -> Result<client::Response, String> {
+    let mut tries = 0;
+    loop {
+        let r = client::request_with(from, addr, "POST", path, None, headers, body.to_string().as_bytes())
+            .await
+            .map_err(|e| format!("{path}: {e}"))?;
+        tries += 1;
+        if r.status != 429 || tries == 6 {
+            return Ok(r);
+        }
+        let wait = r.header("retry-after").and_then(|s| s.trim().parse::<u64>().ok()).unwrap_or(6).clamp(1, 60);
+        tokio::time::sleep(Duration::from_secs(wait)).await;
+    }
+}
+
+/// Sign up account `name` from `from`, and make it a personal access token
+/// (with the session cookie, as the server's own page would: same-origin).
+async fn sign_up(addr: SocketAddr, from: Option<std::net::IpAddr>, name: String) -> Result<Account, String> {
+    let password = format!(
+        "{:016x}{:016x}",
+        getrandom::u64().map_err(|e| e.to_string())?,
+        getrandom::u64().map_err(|e| e.to_string())?
+    );
+    let r = patiently(from, addr, "/api/accounts", &[], &json!({ "name": name, "password": password })).await?;
+    if r.status != 201 {
+        return Err(format!("sign-up of {name}: {} {}", r.status, r.body));
+    }
+    let cookie = r
+        .header("set-cookie")
+        .and_then(|c| c.split(';').next())
+        .map(str::to_string)
+        .ok_or_else(|| format!("sign-up of {name}: no session cookie"))?;
+    let origin = format!("http://{addr}");
+    let headers = [("cookie", cookie.as_str()), ("origin", origin.as_str())];
+    let r = patiently(from, addr, "/api/account/tokens", &headers, &json!({ "label": "loadtest" })).await?;
+    let token = r.json()["token"].as_str().unwrap_or_default().to_string();
+    if r.status != 201 || token.is_empty() {
+        return Err(format!("access token of {name}: {} {}", r.status, r.body));
+    }
+    Ok(Account { name, token })
+}
+
+/// Sign up `n` accounts, each from a loopback address of its own: their
+/// names are `load-RUN-K`, RUN random (a server keeps its accounts).
+async fn sign_up_pool(addr: SocketAddr, n: usize) -> Result<Vec<Account>, String> {
+    let run = getrandom::u32().map_err(|e| e.to_string())?;
+    let mut signing = Vec::new();
+    for k in 0..n {
+        let from = source(addr, ACCOUNTS_KIND, k);
+        signing.push(tokio::spawn(sign_up(addr, from, format!("load-{run:08x}-{k}"))));
+    }
+    let mut pool = Vec::new();
+    for s in signing {
+        pool.push(s.await.map_err(|e| e.to_string())??);
+    }
+    Ok(pool)
+}
+
+/// The two accounts of game `i` (different ones, pairs varying across the
+/// games): the creator's and the joiner's.
+fn pair_of(pool: &[Account], i: usize) -> Option<(&Account, &Account)> {
+    let m = pool.len();
+    if m < 2 {
+        return None;
+    }
+    let a = i % m;
+    let b = (a + 1 + (i / m) % (m - 1)) % m;
+    Some((&pool[a], &pool[b]))
+}
+
+async fn create_pair(
+    cfg: &LoadConfig,
+    from: Option<std::net::IpAddr>,
+    players: Option<(&Account, &Account)>,
+) -> Result<(String, String, String), String> {
     let options: serde_json::Map<String, Value> =
         cfg.options.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str()))).collect();
-    let body = json!({ "game": cfg.game, "options": options, "name": "load-a" });
-    let r = client::post_from(from, cfg.addr, "/api/games", None, &body).await.map_err(|e| format!("create: {e}"))?;
+    let mut body = json!({ "game": cfg.game, "options": options, "name": "load-a" });
+    if let Some(c) = cfg.clock {
+        body["clock"] = json!({ "initial": c.initial, "increment": c.increment });
+    }
+    if cfg.rated {
+        body["rated"] = json!(true);
+    }
+    let (a, b) = match players {
+        Some((a, b)) => (Some(a.token.as_str()), Some(b.token.as_str())),
+        None => (None, None),
+    };
+    let r = client::post_from(from, cfg.addr, "/api/games", a, &body).await.map_err(|e| format!("create: {e}"))?;
     if r.status != 201 {
         return Err(format!("create: {} {}", r.status, r.body));
     }
     let v = r.json();
     let id = v["id"].as_str().unwrap_or_default().to_string();
     let t0 = v["token"].as_str().unwrap_or_default().to_string();
-    let r = client::post_from(from, cfg.addr, &format!("/api/games/{id}/join"), None, &json!({ "name": "load-b" }))
+    let r = client::post_from(from, cfg.addr, &format!("/api/games/{id}/join"), b, &json!({ "name": "load-b" }))
         .await
         .map_err(|e| format!("join: {e}"))?;
     if r.status != 200 {
@@ -258,6 +498,26 @@ struct Shared {
     counters: Arc<Counters>,
     connected: Arc<Semaphore>,
     interval: Option<Duration>,
+    /// The games have a clock: every state and update must carry the clocks.
+    clocked: bool,
+    /// The games are rated: every state must say so, and every game that
+    /// ends must end with rating changes.
+    rated: bool,
+}
+
+impl Shared {
+    /// Check that a state or an update of a clocked game carries the clocks.
+    fn check_clocks(&self, id: &str, clocks: &Option<Vec<i64>>) {
+        if !self.clocked {
+            return;
+        }
+        match clocks {
+            Some(c) if c.len() == 2 => {
+                self.counters.clock_frames.fetch_add(1, Ordering::Relaxed);
+            }
+            _ => self.counters.error(format!("check: a frame of game {id} without its two clocks ({clocks:?})")),
+        }
+    }
 }
 
 /// One seat's client, through its games (rematches), until told to stop.
@@ -292,6 +552,7 @@ async fn seat_client(
             first = false;
         }
         let mut me = None;
+        let mut result: Option<LiteResult> = None;
         let mut asked_rematch = false;
         let mut resigned = false;
         loop {
@@ -323,10 +584,19 @@ async fn seat_client(
                 "welcome" => {
                     let Some(s) = f.state else { continue };
                     me = s.you;
+                    sh.check_clocks(&id, &s.clocks);
+                    if sh.rated && s.rated != Some(true) {
+                        counters.error(format!("check: game {id} is not rated ({:?})", s.rated));
+                    }
+                    result = s.result;
                     (s.version.unwrap_or(0), s.status.unwrap_or_default(), s.legal_moves, s.rematch)
                 }
                 "update" => {
                     let v = f.version.unwrap_or(0);
+                    sh.check_clocks(&id, &f.clocks);
+                    if f.result.is_some() {
+                        result = f.result;
+                    }
                     if let Some(evs) = &f.events {
                         for e in evs {
                             if e.kind == "move" && e.seat.is_some() && e.seat != me {
@@ -348,7 +618,14 @@ async fn seat_client(
                 }
                 "error" => {
                     let code = f.code.unwrap_or_default();
-                    if code != "already_offered" && code != "rematch_exists" && !counters.stop.load(Ordering::Relaxed) {
+                    // A move may cross the fall of its clock (`game_over`):
+                    // the update saying so follows.
+                    let crossed = sh.clocked && code == "game_over";
+                    if code != "already_offered"
+                        && code != "rematch_exists"
+                        && !crossed
+                        && !counters.stop.load(Ordering::Relaxed)
+                    {
                         counters.error(format!("{code}: {}", f.message.unwrap_or_default()));
                     }
                     match f.state {
@@ -387,6 +664,17 @@ async fn seat_client(
                     asked_rematch = true;
                     if me == Some(0) {
                         counters.finished.fetch_add(1, Ordering::Relaxed);
+                        let r = result.as_ref();
+                        if r.and_then(|r| r.reason.as_deref()) == Some("time") {
+                            counters.time_losses.fetch_add(1, Ordering::Relaxed);
+                        }
+                        if sh.rated {
+                            if r.is_some_and(|r| r.ratings.is_some()) {
+                                counters.rating_changes.fetch_add(1, Ordering::Relaxed);
+                            } else {
+                                counters.error(format!("check: rated game {id} ended without rating changes"));
+                            }
+                        }
                     }
                     let _ = client::send(&mut ws, &json!({ "type": "rematch" })).await;
                 }
@@ -489,10 +777,60 @@ fn percentile(sorted: &[u32], p: f64) -> Duration {
     Duration::from_micros(sorted[i.min(sorted.len() - 1)] as u64)
 }
 
+/// How many games a run with clocks, ratings or accounts reads back at the end.
+const SAMPLED_GAMES: usize = 4;
+
+/// What is wrong with a game's state (`GET /api/games/{id}`) for a run of
+/// `cfg` with accounts `pool`: its rating, time control, clocks, accounts.
+fn check_game(cfg: &LoadConfig, pool: &[Account], state: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    if state["rated"].as_bool() != Some(cfg.rated) {
+        problems.push(format!("rated is {}, not {}", state["rated"], cfg.rated));
+    }
+    match cfg.clock {
+        Some(c) => {
+            let want = json!({ "initial": c.initial, "increment": c.increment });
+            if state["clock"] != want {
+                problems.push(format!("its clock is {}, not {want}", state["clock"]));
+            }
+            if state["clocks"].as_array().is_none_or(|a| a.len() != 2 || !a.iter().all(Value::is_i64)) {
+                problems.push(format!("its clocks are {}", state["clocks"]));
+            }
+        }
+        None => {
+            if !state["clock"].is_null() {
+                problems.push(format!("it has a clock ({}) where none was asked", state["clock"]));
+            }
+        }
+    }
+    let seats = state["seats"].as_array().map(Vec::as_slice).unwrap_or_default();
+    if seats.len() != 2 {
+        problems.push(format!("it has {} seats", seats.len()));
+    }
+    for seat in seats {
+        let account = seat["account"].as_str();
+        let ours = account.is_some_and(|a| pool.iter().any(|p| p.name == a));
+        if !pool.is_empty() && !ours {
+            problems
+                .push(format!("seat {} is held by {}, not one of the run's accounts", seat["seat"], seat["account"]));
+        }
+        if pool.is_empty() && account.is_some() {
+            problems.push(format!("seat {} is held by account {}", seat["seat"], seat["account"]));
+        }
+    }
+    problems
+}
+
 /// Run the load and measure.
 pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
+    let accounts = cfg.account_pool();
+    if accounts == 1 || accounts > MAX_ACCOUNTS {
+        return Err(format!("a pool of accounts has 2 to {MAX_ACCOUNTS} (two different ones in each game)"));
+    }
     let counters = Arc::new(Counters::default());
     let t0 = Instant::now();
+    let pool = Arc::new(if accounts > 0 { sign_up_pool(cfg.addr, accounts).await? } else { Vec::new() });
+    let accounts_setup = t0.elapsed();
     let creating = Arc::new(Semaphore::new(32));
     let connected = Arc::new(Semaphore::new(0));
     let mut tasks = Vec::new();
@@ -502,10 +840,11 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
     for i in 0..cfg.games {
         let cfg = cfg.clone();
         let creating = creating.clone();
+        let pool = pool.clone();
         let from = source(cfg.addr, 1, i);
         creations.push(tokio::spawn(async move {
             let _permit = creating.acquire().await;
-            create_pair(&cfg, from).await.map(|(id, a, b)| (from, id, a, b))
+            create_pair(&cfg, from, pair_of(&pool, i)).await.map(|(id, a, b)| (from, id, a, b))
         }));
     }
     let mut pairs = Vec::new();
@@ -522,6 +861,8 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
         counters: counters.clone(),
         connected: connected.clone(),
         interval,
+        clocked: cfg.clock.is_some(),
+        rated: cfg.rated,
     });
     for (from, id, t0k, t1k) in pairs {
         let slot: Arc<Slot> = shared.slots.lock().map_err(|e| e.to_string())?.entry(id.clone()).or_default().clone();
@@ -553,6 +894,25 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
     for t in computer {
         t.abort();
     }
+    // Read a few of the games back, as they ended: rated, clocked, held by
+    // the accounts, as asked.
+    let mut sampled = 0;
+    if cfg.clock.is_some() || cfg.rated || !pool.is_empty() {
+        let ids: Vec<String> =
+            shared.slots.lock().map_err(|e| e.to_string())?.keys().take(SAMPLED_GAMES).cloned().collect();
+        for id in ids {
+            match client::get(cfg.addr, &format!("/api/games/{id}"), None).await {
+                Ok(r) if r.status == 200 => {
+                    sampled += 1;
+                    for problem in check_game(&cfg, &pool, &r.json()) {
+                        counters.error(format!("check: game {id}: {problem}"));
+                    }
+                }
+                Ok(r) => counters.error(format!("check: game {id}: {} {}", r.status, r.body)),
+                Err(e) => counters.error(format!("check: game {id}: {e}")),
+            }
+        }
+    }
     let mut lat = counters.latencies.lock().map_err(|e| e.to_string())?.clone();
     lat.sort_unstable();
     Ok(LoadReport {
@@ -570,5 +930,45 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
         error_samples: counters.error_samples.lock().map(|s| s.clone()).unwrap_or_default(),
         commits: c1.saturating_sub(c0),
         write_groups: g1.saturating_sub(g0),
+        accounts,
+        accounts_setup,
+        rated: cfg.rated,
+        clock: cfg.clock,
+        clock_frames: counters.clock_frames.load(Ordering::Relaxed),
+        time_losses: counters.time_losses.load(Ordering::Relaxed),
+        rating_changes: counters.rating_changes.load(Ordering::Relaxed),
+        sampled,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_are_read_as_initial_plus_increment() {
+        assert_eq!("600+5".parse(), Ok(Clock { initial: 600, increment: 5 }));
+        assert_eq!("180".parse(), Ok(Clock { initial: 180, increment: 0 }));
+        assert_eq!("0+2".parse::<Clock>().map(|c| c.to_string()), Ok("0+2".to_string()));
+        for bad in ["", "+", "600+", "10m+5", "-1+5", "1+2+3", "0+0"] {
+            assert!(bad.parse::<Clock>().is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn each_game_pairs_two_different_accounts_of_the_pool() {
+        for m in 2..9 {
+            let pool: Vec<Account> =
+                (0..m).map(|k| Account { name: format!("a{k}"), token: format!("t{k}") }).collect();
+            let mut pairs = std::collections::HashSet::new();
+            for i in 0..200 {
+                let (a, b) = pair_of(&pool, i).unwrap();
+                assert_ne!(a.name, b.name);
+                pairs.insert((a.name.clone(), b.name.clone()));
+            }
+            // Every ordered pair comes up: the games mix the accounts.
+            assert_eq!(pairs.len(), m * (m - 1), "{m} accounts");
+        }
+        assert!(pair_of(&[], 0).is_none());
+    }
 }
