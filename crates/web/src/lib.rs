@@ -246,7 +246,8 @@ mod tests {
                 assert!(asset(&name).is_some(), "{} names /assets/{name}, which is not embedded", a.path);
                 checked += 1;
             }
-            for part in text.split(" from '").skip(1) {
+            // Static imports (`from './x.js'`) and modules loaded on demand (`import('./x.js')`).
+            for part in text.split(" from '").skip(1).chain(text.split("import('").skip(1)) {
                 let rel = &part[..part.find('\'').expect("a closed string")];
                 let target = resolve(a.path, rel);
                 assert!(asset(&target).is_some(), "{} imports {rel} ({target}), which is not embedded", a.path);
