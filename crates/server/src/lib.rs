@@ -15,6 +15,10 @@
 //!   out (a session cookie), `/api/account/password` and
 //!   `/api/account/tokens` change the password and manage personal access
 //!   tokens, `GET /api/players/{name}` is a player's public page.
+//! - Finding an opponent (`lobby.rs`, in memory): seeks (`/api/seeks`),
+//!   quick pairing (`/api/quick`), challenges between accounts
+//!   (`/api/challenges`), and the lobby's WebSocket `GET /api/lobby/ws`
+//!   (the open seeks, and each owner's news).
 //! - `GET /api/games/{id}/ws` is the game's WebSocket: the client says hello
 //!   (with its token, or none to watch, and the last version it saw), gets the
 //!   missing events or a full resync, then an `update` for every change, with
@@ -60,9 +64,10 @@ pub mod protocol;
 pub mod store;
 
 mod accounts;
-mod profiles;
 mod api;
 mod listen;
+mod lobby;
+mod profiles;
 mod state;
 mod table;
 mod ws;
@@ -89,7 +94,7 @@ pub const API_DOCS: &str = include_str!("../../../docs/server.md");
 
 /// The state the routes share (cheap to clone).
 #[derive(Clone)]
-pub struct AppState(Arc<state::Shared>, Arc<accounts::Accounts>);
+pub struct AppState(Arc<state::Shared>, Arc<accounts::Accounts>, Arc<lobby::Lobby>);
 
 /// How to run a server.
 #[derive(Clone)]
@@ -225,7 +230,7 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
     let addr = listener.local_addr().map_err(|error| StartError::Bind { addr: config.addr, error })?;
     let accounts = Arc::new(accounts::Accounts::new());
     accounts.warm();
-    let app = router(AppState(shared.clone(), accounts), config.ui);
+    let app = router(AppState(shared.clone(), accounts, lobby::Lobby::start()), config.ui);
     let connections = config.connections.effective(listen::fd_limit());
     if connections.max_total < config.connections.max_total {
         tracing::info!(
@@ -268,6 +273,15 @@ pub fn router(state: AppState, ui: Option<Router>) -> Router {
         .route("/api/leaderboard/{game}", get(profiles::leaderboard))
         .route("/api/account/games", get(profiles::my_games))
         .route("/api/account/claim", post(profiles::claim))
+        .route("/api/seeks", get(lobby::list_seeks).post(lobby::post_seek))
+        .route("/api/seeks/{id}", get(lobby::get_seek).delete(lobby::cancel_seek))
+        .route("/api/seeks/{id}/accept", post(lobby::accept_seek))
+        .route("/api/quick", get(lobby::presets).post(lobby::quick))
+        .route("/api/challenges", get(lobby::list_challenges).post(lobby::post_challenge))
+        .route("/api/challenges/{id}", delete(lobby::cancel_challenge))
+        .route("/api/challenges/{id}/accept", post(lobby::accept_challenge))
+        .route("/api/challenges/{id}/decline", post(lobby::decline_challenge))
+        .route("/api/lobby/ws", get(lobby::upgrade))
         .with_state(state.clone());
     let app = match ui {
         Some(ui) => api.merge(ui),

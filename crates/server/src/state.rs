@@ -627,7 +627,10 @@ enum Creator {
 /// (text or content options, such as Abalone's `position`, Colorito's
 /// `board`, Abraxas's `sheet`) make a game casual only; the variants'
 /// presets are fair.
-fn rated_setup(info: &plateau_core::GameInfo, values: &BTreeMap<String, OptionValue>) -> Result<(), ApiError> {
+pub(crate) fn rated_setup(
+    info: &plateau_core::GameInfo,
+    values: &BTreeMap<String, OptionValue>,
+) -> Result<(), ApiError> {
     use plateau_core::OptionKind;
     for k in values.keys() {
         if let Some(o) = info.options.iter().find(|o| o.name == k)

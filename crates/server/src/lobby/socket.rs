@@ -1,0 +1,273 @@
+//! The lobby's WebSocket: `GET /api/lobby/ws`.
+//!
+//! On connect: `{"type": "seeks", "seeks": [...]}`, then for an account its
+//! open challenges (`{"type": "challenges", "incoming", "outgoing"}`) and its
+//! seeks matched lately (`matched`); after that the list again on every
+//! change, and the owner's news. An account is recognised by its session
+//! cookie (from this server's own pages only) or its access token; a guest
+//! follows its seeks by sending `{"type": "hello", "seeks": [{"id",
+//! "token"}]}` (first, or later for seeks posted since). The limits are the
+//! game sockets': frame size, messages per second, silence, slow readers.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use axum::extract::State;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::json;
+use tokio::sync::{mpsc, watch};
+
+use super::{Inner, Lobby, Member, Sock, frame};
+use crate::AppState;
+use crate::error::ApiError;
+use crate::ids;
+use crate::state::{Bucket, Limits, Shared};
+
+const POLICY: u16 = 1008;
+const TOO_BIG: u16 = 1009;
+const TRY_AGAIN: u16 = 1013;
+const READ_BUFFER: usize = 8 * 1024;
+/// A client that does not read for this long is dropped.
+const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// What a client sends. Fields a message does not have are ignored.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum LobbyMsg {
+    /// Follow these seeks (a guest's, by their tokens).
+    Hello {
+        #[serde(default)]
+        seeks: Vec<SeekKey>,
+    },
+    /// Ask for a `pong`.
+    Ping,
+}
+
+#[derive(Deserialize)]
+struct SeekKey {
+    id: String,
+    token: String,
+}
+
+/// `GET /api/lobby/ws`.
+pub(crate) async fn upgrade(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    // The cookie's account only from this server's own pages (another
+    // site's page must not read a visitor's challenges); a program sends
+    // its access token.
+    let account = if headers.contains_key(axum::http::header::AUTHORIZATION) || crate::accounts::same_origin(&headers) {
+        crate::accounts::account_of(&st, &headers).await?.as_ref().map(Member::of)
+    } else {
+        None
+    };
+    let shared = st.0.clone();
+    if shared.connections.load(Ordering::Relaxed) >= shared.limits().max_connections {
+        return Err(ApiError::new(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            "too_many_connections",
+            "the server has too many connections",
+        ));
+    }
+    let lobby = st.2.clone();
+    let max = shared.limits().max_frame;
+    Ok(ws
+        .max_message_size(max)
+        .max_frame_size(max)
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
+        .on_upgrade(move |socket| async move {
+            shared.connections.fetch_add(1, Ordering::Relaxed);
+            run(&lobby, &shared, socket, account).await;
+            shared.connections.fetch_sub(1, Ordering::Relaxed);
+        })
+        .into_response())
+}
+
+/// Unregisters its socket however its task ends.
+struct Registered<'a> {
+    lobby: &'a Lobby,
+    sock: u64,
+}
+
+impl Drop for Registered<'_> {
+    fn drop(&mut self) {
+        self.lobby.lock().close_sock(self.sock, Instant::now());
+    }
+}
+
+impl Lobby {
+    /// Register a socket: it follows its account's seeks. Returns its id,
+    /// its subscription to the list and the frames it gets first.
+    fn open_sock(
+        &self,
+        account: Option<&Member>,
+        tx: mpsc::Sender<Utf8Bytes>,
+    ) -> (u64, watch::Receiver<Utf8Bytes>, Vec<Utf8Bytes>) {
+        let mut inner = self.lock();
+        let sock = inner.next_seq();
+        // Subscribed under the lock: every list sent later is newer than
+        // the one sent now.
+        let list = self.list.subscribe();
+        let mut first = vec![inner.list().frame.clone()];
+        inner.socks.insert(sock, Sock { account: account.map(|m| m.id.clone()), tx, seeks: Default::default() });
+        if let Some(m) = account {
+            inner.by_account.entry(m.id.clone()).or_default().insert(sock);
+            let mine: Vec<String> = inner
+                .seeks
+                .values()
+                .filter(|s| s.account().is_some_and(|a| a.id == m.id))
+                .map(|s| s.id.clone())
+                .collect();
+            for id in &mine {
+                inner.follow(sock, id);
+            }
+            let (incoming, outgoing) = inner.challenges_of(&m.id);
+            first.push(frame(&json!({ "type": "challenges", "incoming": incoming, "outgoing": outgoing })));
+            first.extend(matched(&inner, &mine));
+        }
+        (sock, list, first)
+    }
+
+    /// A guest's hello: follow the seeks whose tokens are right. Answers
+    /// `{"type": "following", "seeks": [ids]}` (every seek this socket
+    /// follows), then the news of those already matched.
+    fn hello(&self, sock: u64, keys: &[SeekKey]) -> Vec<Utf8Bytes> {
+        let mut inner = self.lock();
+        let mut added = Vec::new();
+        for k in keys {
+            if ids::well_formed(&k.id)
+                && ids::well_formed(&k.token)
+                && inner.seek(&k.id).is_some_and(|s| s.token_is(&k.token))
+            {
+                inner.follow(sock, &k.id);
+                added.push(k.id.clone());
+            }
+        }
+        let Some(s) = inner.socks.get(&sock) else { return Vec::new() };
+        let mut following: Vec<&String> = s.seeks.iter().collect();
+        following.sort();
+        let mut out = vec![frame(&json!({ "type": "following", "seeks": following }))];
+        out.extend(matched(&inner, &added));
+        out
+    }
+}
+
+/// The `matched` frames of those of these seeks that are matched.
+fn matched(inner: &Inner, ids: &[String]) -> Vec<Utf8Bytes> {
+    ids.iter().filter_map(|id| inner.seek(id)?.matched_frame()).collect()
+}
+
+async fn send(socket: &mut WebSocket, m: Message) -> Result<(), ()> {
+    match tokio::time::timeout(SEND_TIMEOUT, socket.send(m)).await {
+        Ok(Ok(())) => Ok(()),
+        _ => Err(()),
+    }
+}
+
+async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
+    let _ = send(socket, Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from(reason) }))).await;
+}
+
+fn error(e: &ApiError) -> Message {
+    Message::Text(Utf8Bytes::from(e.frame().to_string()))
+}
+
+async fn run(lobby: &Arc<Lobby>, shared: &Arc<Shared>, mut socket: WebSocket, account: Option<Member>) {
+    let limits: Limits = shared.limits().clone();
+    let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(limits.outbound_queue);
+    let (sock, mut list, first) = lobby.open_sock(account.as_ref(), tx);
+    let _registered = Registered { lobby, sock };
+    for f in first {
+        if send(&mut socket, Message::Text(f)).await.is_err() {
+            return;
+        }
+    }
+    let mut bucket = Bucket::new(limits.ws_burst);
+    let mut strikes = 0u32;
+    let mut last_heard = Instant::now();
+    let mut ping = tokio::time::interval(limits.idle_socket / 3);
+    ping.tick().await;
+    loop {
+        tokio::select! {
+            changed = list.changed() => {
+                if changed.is_err() {
+                    break;
+                }
+                let f = list.borrow_and_update().clone();
+                if send(&mut socket, Message::Text(f)).await.is_err() {
+                    break;
+                }
+            }
+            out = rx.recv() => match out {
+                Some(f) => {
+                    if send(&mut socket, Message::Text(f)).await.is_err() {
+                        break;
+                    }
+                }
+                None => {
+                    close(&mut socket, TRY_AGAIN, "closed by the server (too slow): reconnect").await;
+                    break;
+                }
+            },
+            inc = socket.recv() => {
+                let msg = match inc {
+                    None => break,
+                    Some(Err(_)) => {
+                        close(&mut socket, TOO_BIG, "message too big or malformed").await;
+                        break;
+                    }
+                    Some(Ok(m)) => m,
+                };
+                last_heard = Instant::now();
+                let t = match msg {
+                    Message::Text(t) => t,
+                    Message::Binary(_) => {
+                        if send(&mut socket, error(&ApiError::bad_request("bad_message", "send JSON text frames"))).await.is_err() {
+                            break;
+                        }
+                        continue;
+                    }
+                    Message::Close(_) => break,
+                    Message::Ping(_) | Message::Pong(_) => continue,
+                };
+                if !bucket.take(limits.ws_rate, limits.ws_burst) {
+                    strikes += 1;
+                    if strikes > 100 {
+                        close(&mut socket, POLICY, "rate limit").await;
+                        break;
+                    }
+                    if send(&mut socket, error(&ApiError::rate_limited())).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
+                let replies: Vec<Message> = match serde_json::from_str::<LobbyMsg>(&t) {
+                    Err(err) => vec![error(&ApiError::bad_request("bad_message", format!("{err}")))],
+                    Ok(LobbyMsg::Ping) => vec![Message::Text(Utf8Bytes::from(json!({ "type": "pong" }).to_string()))],
+                    Ok(LobbyMsg::Hello { seeks }) => lobby.hello(sock, &seeks).into_iter().map(Message::Text).collect(),
+                };
+                for r in replies {
+                    if send(&mut socket, r).await.is_err() {
+                        return;
+                    }
+                }
+            },
+            _ = ping.tick() => {
+                if last_heard.elapsed() > limits.idle_socket {
+                    close(&mut socket, POLICY, "silent for too long").await;
+                    break;
+                }
+                if send(&mut socket, Message::Ping(Default::default())).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+}
