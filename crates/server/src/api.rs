@@ -169,9 +169,13 @@ pub(crate) async fn get_game(
 ) -> ApiResult<Json<Value>> {
     let (token, account) = who(&st, &headers).await?;
     let account = account.map(|a| a.id);
-    let v = st
-        .0
-        .request(&id, |reply| Cmd::Query { token: token.clone(), account: account.clone(), what: TableQuery::State, reply })
+    let v =
+        st.0.request(&id, |reply| Cmd::Query {
+            token: token.clone(),
+            account: account.clone(),
+            what: TableQuery::State,
+            reply,
+        })
         .await?;
     Ok(Json(v))
 }
@@ -192,9 +196,8 @@ pub(crate) async fn record(
     let Query(q) = q.map_err(query_error)?;
     let (token, account) = who(&st, &headers).await?;
     let account = account.map(|a| a.id);
-    let v = st
-        .0
-        .request(&id, |reply| Cmd::Query {
+    let v =
+        st.0.request(&id, |reply| Cmd::Query {
             token: token.clone(),
             account: account.clone(),
             what: TableQuery::Record,
@@ -228,9 +231,8 @@ pub(crate) async fn position(
     let Query(q) = q.map_err(query_error)?;
     let (token, account) = who(&st, &headers).await?;
     let account = account.map(|a| a.id);
-    let v = st
-        .0
-        .request(&id, |reply| Cmd::Query {
+    let v =
+        st.0.request(&id, |reply| Cmd::Query {
             token: token.clone(),
             account: account.clone(),
             what: TableQuery::Position(q.ply),
@@ -261,7 +263,9 @@ pub(crate) async fn join(
         Some(n) => Some(clean_name(n).map_err(|e| ApiError::bad_request("bad_name", e))?),
         None => None,
     };
-    let j = st.0.request(&id, |reply| Cmd::Join { seat: req.seat, name: name.clone(), account: account.clone(), reply }).await?;
+    let j =
+        st.0.request(&id, |reply| Cmd::Join { seat: req.seat, name: name.clone(), account: account.clone(), reply })
+            .await?;
     Ok(Json(json!({
         "id": id,
         "seat": j.seat,
@@ -334,7 +338,7 @@ pub(crate) async fn catalog(State(st): State<AppState>) -> ApiResult<Json<Value>
                     .iter()
                     .map(|l| {
                         let mut v = json!(l);
-                        let r = &ratings.get(i.name).and_then(|g| g.get(&format!("ai:{}", l.level)));
+                        let r = ratings.get(i.name).and_then(|g| g.get(format!("ai:{}", l.level)));
                         if let Some(r) = r {
                             v["rating"] = r["rating"].clone();
                             v["deviation"] = r["deviation"].clone();

@@ -54,7 +54,9 @@ impl TimeControl {
         let num = |k: &str| -> Result<Option<u64>, String> {
             match o.get(k) {
                 None => Ok(None),
-                Some(x) => x.as_u64().map(Some).ok_or_else(|| format!("the clock's {k} is a whole number of at least 0")),
+                Some(x) => {
+                    x.as_u64().map(Some).ok_or_else(|| format!("the clock's {k} is a whole number of at least 0"))
+                }
             }
         };
         if let Some(k) = o.keys().find(|k| !matches!(k.as_str(), "initial" | "increment" | "days")) {

@@ -328,8 +328,12 @@ async fn rate_limit(
     mut req: Request,
     next: Next,
 ) -> Response {
+    // The web interface's files are served from memory (with ETags): a page
+    // load fetches dozens of them, and they do not count.
+    let static_file = matches!(*req.method(), axum::http::Method::GET | axum::http::Method::HEAD)
+        && req.uri().path().starts_with("/assets/");
     if let Some(ip) = client_ip(st.0.limits(), &req) {
-        if !st.0.http_allowed(ip) {
+        if !static_file && !st.0.http_allowed(ip) {
             return ApiError::rate_limited().into_response();
         }
         req.extensions_mut().insert(ClientIp(ip));

@@ -152,12 +152,11 @@ pub(crate) async fn leaderboard(
     }
     // Read more than asked: widening for inactivity may make some
     // provisional again, and those are left out.
-    let rows = st
-        .0
-        .store
-        .leaders(info.name, plateau_rating::PROVISIONAL_DEVIATION, limit * 4)
-        .await
-        .map_err(ApiError::storage)?;
+    let rows =
+        st.0.store
+            .leaders(info.name, plateau_rating::PROVISIONAL_DEVIATION, limit * 4)
+            .await
+            .map_err(ApiError::storage)?;
     let now = now_ms();
     let mut shown_rows: Vec<(String, bool, Rating)> = rows
         .into_iter()
@@ -256,8 +255,8 @@ pub(crate) async fn claim(
 ) -> Result<Json<Value>, ApiError> {
     let a = logged_in(account_of(&st, &headers).await?)?;
     let body = body.map_err(|r| ApiError::new(r.status(), crate::error::code_of(r.status()), r.body_text()))?;
-    let req: ClaimRequest =
-        serde_json::from_slice(&body).map_err(|e| ApiError::bad_request("bad_json", format!("the request body: {e}")))?;
+    let req: ClaimRequest = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad_request("bad_json", format!("the request body: {e}")))?;
     if req.games.len() > MAX_CLAIMS {
         return Err(ApiError::bad_request("too_many", format!("at most {MAX_CLAIMS} games at once")));
     }

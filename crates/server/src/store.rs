@@ -636,8 +636,9 @@ impl SqliteStore {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let mut q: QueryBuilder<Sqlite> =
-            QueryBuilder::new("SELECT game_id, seat, kind, player, name, token_hash, account_id FROM seats WHERE game_id IN (");
+        let mut q: QueryBuilder<Sqlite> = QueryBuilder::new(
+            "SELECT game_id, seat, kind, player, name, token_hash, account_id FROM seats WHERE game_id IN (",
+        );
         let mut sep = q.separated(", ");
         for id in ids {
             sep.push_bind(*id);

@@ -8,12 +8,12 @@
 mod common;
 
 use std::io::Write;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use common::{Answer, get, log_in, refs, request, same_origin, sign_up, start, start_with, whoami};
+use common::{get, log_in, refs, request, same_origin, sign_up, start, start_with, whoami};
 use plateau_server::Limits;
-use serde_json::{Value, json};
+use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sign_up_log_in_log_out_and_change_the_password() {

@@ -312,3 +312,20 @@ async fn behind_a_proxy_clients_are_told_apart_by_the_forwarded_address() {
     assert_eq!(create_forwarded(s.addr, "10.0.0.1, 10.0.0.2", &only).await, 201);
     assert_eq!(create_forwarded(s.addr, "10.0.0.9, 10.0.0.2", &only).await, 429);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_per_address_are_limited_but_not_the_interface_files() {
+    let s = start_with(Limits { http_rate: 0.01, http_burst: 5.0, ..Limits::default() }).await;
+    for _ in 0..5 {
+        assert_eq!(get(s.addr, "/api/health", None).await.0, 200);
+    }
+    let (st, v) = get(s.addr, "/api/health", None).await;
+    assert_eq!((st, v["code"].as_str()), (429, Some("rate_limited")), "{v}");
+    // The web interface's files are served from memory and do not count (this
+    // server has no interface merged in: they are 404, never 429).
+    for _ in 0..20 {
+        assert_eq!(plateau_client::get(s.addr, "/assets/js/app.js", None).await.unwrap().status, 404);
+    }
+    // Not a way round the limit: the API is still refused.
+    assert_eq!(get(s.addr, "/api/health", None).await.0, 429);
+}

@@ -66,6 +66,10 @@ pub struct AccountGame {
     pub outcome: Option<String>,
 }
 
+/// How many finished games of one game an account ended with one outcome:
+/// (game, outcome, count).
+pub type OutcomeCount = (String, String, u64);
+
 /// A leaderboard line.
 #[derive(Clone, Debug)]
 pub struct Leader {
@@ -89,8 +93,8 @@ pub trait PlayerStore {
     fn ratings_of<'a>(&'a self, account_id: &'a str) -> BoxFut<'a, Result<Vec<(String, StoredRating)>, StoreError>>;
     /// An account's rating history, oldest first, at most `per_game` points per game (the latest).
     fn history<'a>(&'a self, account_id: &'a str, per_game: u32) -> BoxFut<'a, Result<Vec<HistoryRow>, StoreError>>;
-    /// Counts of each outcome of an account's finished games, by game: (game, outcome, count).
-    fn results<'a>(&'a self, account_id: &'a str) -> BoxFut<'a, Result<Vec<(String, String, u64)>, StoreError>>;
+    /// Counts of each outcome of an account's finished games, by game.
+    fn results<'a>(&'a self, account_id: &'a str) -> BoxFut<'a, Result<Vec<OutcomeCount>, StoreError>>;
     /// An account's games: the live and open ones (all of them) when `live`,
     /// else its most recent finished ones (at most `limit`).
     fn games_of<'a>(
@@ -204,7 +208,7 @@ impl PlayerStore for SqliteStore {
         })
     }
 
-    fn results<'a>(&'a self, account_id: &'a str) -> BoxFut<'a, Result<Vec<(String, String, u64)>, StoreError>> {
+    fn results<'a>(&'a self, account_id: &'a str) -> BoxFut<'a, Result<Vec<OutcomeCount>, StoreError>> {
         Box::pin(async move {
             let rows = sqlx::query(
                 "SELECT g.game AS game, s.outcome AS outcome, COUNT(*) AS n FROM seats s \
@@ -277,7 +281,9 @@ impl PlayerStore for SqliteStore {
             .fetch_all(&self.pool)
             .await?;
             rows.iter()
-                .map(|r| Ok(Leader { name: r.try_get("name")?, account_id: r.try_get("account_id")?, rating: stored(r)? }))
+                .map(|r| {
+                    Ok(Leader { name: r.try_get("name")?, account_id: r.try_get("account_id")?, rating: stored(r)? })
+                })
                 .collect()
         })
     }

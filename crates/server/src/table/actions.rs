@@ -71,7 +71,10 @@ impl Table {
             )
             .with_state(state(self)));
         }
-        if self.clocks.as_ref().is_some_and(|c| c.running() == Some(seat) && c.deadline().is_some_and(|d| d <= now_ms()))
+        if self
+            .clocks
+            .as_ref()
+            .is_some_and(|c| c.running() == Some(seat) && c.deadline().is_some_and(|d| d <= now_ms()))
         {
             // The time ran out before the move came: the clock has fallen.
             self.time_out().await;

@@ -19,7 +19,8 @@ pub(super) fn clock_event(c: &mut Clocks, e: &EventRow) {
         }
         EventKind::Clock => {
             let v: Value = serde_json::from_str(&e.data).unwrap_or(Value::Null);
-            let left: Vec<i64> = v["clocks"].as_array().map(|a| a.iter().filter_map(Value::as_i64).collect()).unwrap_or_default();
+            let left: Vec<i64> =
+                v["clocks"].as_array().map(|a| a.iter().filter_map(Value::as_i64).collect()).unwrap_or_default();
             c.set(&left);
         }
         EventKind::GameOver => c.stop(e.at),
@@ -72,9 +73,8 @@ pub(crate) fn rate(o: &Outcome, before: &[Rating]) -> Vec<Rating> {
         let (ra, rb) = plateau_rating::rate_two(before[0], before[1], score);
         return vec![ra, rb];
     }
-    let ranked: Vec<(Rating, u32)> = (0..n)
-        .map(|s| (before[s], (0..n).filter(|&t| o.value(t) > o.value(s)).count() as u32))
-        .collect();
+    let ranked: Vec<(Rating, u32)> =
+        (0..n).map(|s| (before[s], (0..n).filter(|&t| o.value(t) > o.value(s)).count() as u32)).collect();
     plateau_rating::rate_ranking(&ranked)
 }
 

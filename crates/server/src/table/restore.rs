@@ -89,7 +89,8 @@ impl Table {
     pub(crate) fn restore(ctx: Arc<TableCtx>, stored: StoredGame) -> Result<Table, ApiError> {
         let row = stored.game;
         let kinds: Vec<SeatKind> = stored.seats.iter().map(|s| s.kind).collect();
-        let Replayed { mut m, clocks, draw_offers, rematch_offers, takeback_offers } = replay(&ctx.registry, &row, &kinds, &stored.events)?;
+        let Replayed { mut m, clocks, draw_offers, rematch_offers, takeback_offers } =
+            replay(&ctx.registry, &row, &kinds, &stored.events)?;
         if stored.seats.len() != m.seats() || stored.seats.iter().enumerate().any(|(i, s)| s.seat != i) {
             return Err(ApiError::internal(format!(
                 "stored game {} has {} seats where its set-up has {}",
