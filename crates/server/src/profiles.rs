@@ -73,8 +73,9 @@ fn game_json(g: &AccountGame, titles: &[(&str, &str)]) -> Value {
         "seats": g.seats.iter().map(|s| json!({
             "seat": s.seat,
             "kind": s.kind,
-            "player": if s.kind == SeatKind::Computer { s.player.clone() } else { s.name.clone() },
-            "account": s.account.is_some() && s.kind == SeatKind::Human,
+            "player": s.name,
+            "spec": s.player,
+            "account": if s.account.is_some() && s.kind == SeatKind::Human { s.name.clone() } else { None },
             "open": s.kind == SeatKind::Human && s.token_hash.is_none(),
         })).collect::<Vec<_>>(),
     })

@@ -128,7 +128,8 @@ async fn computer_levels_are_rated_players() {
     let (_, carol) = account(s.addr, "carol").await;
     let seats = |p: &str| json!([{"kind": "human"}, {"kind": "computer", "player": p}]);
     // Only levels play rated games, and only fair set-ups are rated.
-    let (st, v) = create_as(s.addr, Some(&carol), json!({ "game": "abalone", "rated": true, "seats": seats("random") })).await;
+    let (st, v) =
+        create_as(s.addr, Some(&carol), json!({ "game": "abalone", "rated": true, "seats": seats("random") })).await;
     assert_eq!((st, v["code"].as_str()), (400, Some("unrated_player")), "{v}");
     let (st, v) = create_as(
         s.addr,
@@ -137,7 +138,8 @@ async fn computer_levels_are_rated_players() {
     )
     .await;
     assert_eq!((st, v["code"].as_str()), (400, Some("unrated_options")), "{v}");
-    let (st, v) = create_as(s.addr, Some(&carol), json!({ "game": "abalone", "rated": true, "seats": seats("ai:1") })).await;
+    let (st, v) =
+        create_as(s.addr, Some(&carol), json!({ "game": "abalone", "rated": true, "seats": seats("ai:1") })).await;
     assert_eq!(st, 201, "{v}");
     let id = v["id"].as_str().unwrap().to_string();
     let (st, v) = act(s.addr, &id, &carol, json!({ "type": "resign" })).await;
@@ -210,7 +212,8 @@ async fn clocks_survive_a_restart_without_charging_the_time_down() {
     // A long clock and a short one, each with the second seat's clock running.
     let mut games = Vec::new();
     for initial in [60, 3] {
-        let (id, t0, _) = create(addr, json!({ "game": "abalone", "clock": {"initial": initial, "increment": 0} })).await;
+        let (id, t0, _) =
+            create(addr, json!({ "game": "abalone", "clock": {"initial": initial, "increment": 0} })).await;
         let (_, t1) = join(addr, &id, "Bea").await;
         play_first(addr, &id, t0.as_deref().unwrap()).await;
         games.push((id, t0.unwrap(), t1));
@@ -423,7 +426,8 @@ async fn a_ranking_of_three_rates_every_pair() {
     let (_, alice) = account(s.addr, "alice").await;
     let (_, bob) = account(s.addr, "bob").await;
     let (_, carol) = account(s.addr, "carol").await;
-    let (st, v) = create_as(s.addr, Some(&alice), json!({ "game": "kabaleo", "options": {"players": 3}, "rated": true })).await;
+    let (st, v) =
+        create_as(s.addr, Some(&alice), json!({ "game": "kabaleo", "options": {"players": 3}, "rated": true })).await;
     assert_eq!(st, 201, "{v}");
     let id = v["id"].as_str().unwrap().to_string();
     for p in [&bob, &carol] {

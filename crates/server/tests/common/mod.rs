@@ -296,7 +296,6 @@ pub async fn whoami(addr: SocketAddr, cookie: &str) -> Answer {
     request(addr, "127.0.0.1", "GET", "/api/session", &[("Cookie", cookie)], None).await
 }
 
-
 /// A new account: its session cookie and a personal access token for
 /// programs (`Bearer pat_…`).
 pub async fn account(addr: SocketAddr, name: &str) -> (String, String) {
