@@ -837,3 +837,20 @@ async fn the_list_reaches_hundreds_of_sockets_and_the_sockets_have_limits() {
     };
     assert_eq!(closed, Some(1009));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_accounts_at_one_address_are_paired() {
+    let s = start().await;
+    // A household: two accounts behind one address.
+    let a = Who::account(&s, "127.4.9.1", "homeA").await;
+    let b = Who::account(&s, "127.4.9.1", "homeB").await;
+    let clock = json!({ "initial": 300, "increment": 3 });
+    let r1 = a.post("/api/quick", json!({ "game": "abalone", "clock": clock })).await;
+    assert_eq!(r1.status, 201, "{}", r1.raw);
+    // The same account asking again is not paired with itself.
+    let again = a.post("/api/quick", json!({ "game": "abalone", "clock": clock })).await;
+    assert_eq!((again.status, again.code()), (409, Some("seek_exists")), "{}", again.raw);
+    let r2 = b.post("/api/quick", json!({ "game": "abalone", "clock": clock })).await;
+    assert_eq!(r2.status, 200, "{}", r2.raw);
+    assert!(r2.body["game"].is_string(), "{}", r2.raw);
+}

@@ -377,8 +377,13 @@ pub(crate) async fn quick(
             .find(|s| {
                 s.is_open()
                     && s.terms == ns.seek.terms
-                    && s.addr != me
-                    && !matches!((s.account(), &account), (Some(m), Some(a)) if m.id == a.id)
+                    // Nobody is paired with themselves: an account is known
+                    // by its id (two accounts of one household may meet), a
+                    // guest only by its address.
+                    && match (s.account(), &account) {
+                        (Some(m), Some(a)) => m.id != a.id,
+                        _ => s.addr != me,
+                    }
                     && s.allows(rating)
             })
             .map(|s| {
