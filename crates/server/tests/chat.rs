@@ -70,36 +70,11 @@ async fn sign_up(addr: std::net::SocketAddr, name: &str) -> String {
     r.header("set-cookie").expect("a session cookie").split(';').next().unwrap().to_string()
 }
 
-/// A personal access token of the account of `cookie` (made as the
-/// account's own page makes it: same-origin, with the cookie).
-async fn access_token(addr: std::net::SocketAddr, cookie: &str) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let body = json!({ "label": "tests" }).to_string();
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let head = format!(
-        "POST /api/account/tokens HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nCookie: {cookie}\r\n\
-         Origin: http://{addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).await.unwrap();
-    let mut raw = String::new();
-    s.read_to_string(&mut raw).await.unwrap();
-    let (_, text) = raw.split_once("\r\n\r\n").unwrap();
-    let v: Value = serde_json::from_str(text).unwrap_or_else(|_| panic!("{raw}"));
-    v["token"].as_str().unwrap_or_else(|| panic!("{raw}")).to_string()
-}
-
 /// Open a game's socket with these headers (a browser's cookie and origin)
 /// and say hello without a token.
 async fn open_with(addr: std::net::SocketAddr, id: &str, headers: &[(&'static str, String)]) -> (Client, Value) {
-    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-    let mut req = format!("ws://{addr}/api/games/{id}/ws").into_client_request().unwrap();
-    for (k, v) in headers {
-        req.headers_mut().insert(*k, v.parse().unwrap());
-    }
-    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.expect("ws connect");
-    client::send(&mut ws, &json!({ "type": "hello" })).await.unwrap();
-    let mut c = Client { ws, frames: Vec::new(), version: 0, seat: None, legal: None, status: String::new() };
+    let mut c = ws_with(addr, id, headers).await;
+    c.send(json!({ "type": "hello" })).await;
     let w = c.next().await;
     assert_eq!(w["type"], "welcome", "{w}");
     (c, w)
@@ -594,8 +569,8 @@ async fn takebacks_and_the_request_standing_survive_a_restart() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rated_game_takes_nothing_back() {
     let s = start().await;
-    let ann = access_token(s.addr, &sign_up(s.addr, "Ann").await).await;
-    let bob = access_token(s.addr, &sign_up(s.addr, "Bob").await).await;
+    let (_, ann) = account(s.addr, "Ann").await;
+    let (_, bob) = account(s.addr, "Bob").await;
     let (st, v) = post(s.addr, "/api/games", Some(&ann), json!({ "game": "abalone", "rated": true })).await;
     assert_eq!(st, 201, "{v}");
     let id = v["id"].as_str().unwrap().to_string();
@@ -614,4 +589,42 @@ async fn a_rated_game_takes_nothing_back() {
     a.send(json!({ "type": "chat", "text": "have fun" })).await;
     let m = b.until("chat").await;
     assert_eq!((&m["name"], &m["text"]), (&json!("Ann"), &json!("have fun")), "{m}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_spectators_room_takes_a_few_messages_a_second_in_all() {
+    let s = start().await;
+    let (id, _, _) = create(s.addr, json!({ "game": "abalone", "name": "Ann" })).await;
+    let cookie = sign_up(s.addr, "Lena").await;
+    // Six sockets, each within its own limit (five at once): thirty messages
+    // at once, more than the room's twenty.
+    let mut socks = Vec::new();
+    for _ in 0..6 {
+        socks.push(open_logged_in(s.addr, &id, &cookie).await.0);
+    }
+    for (i, c) in socks.iter_mut().enumerate() {
+        for k in 0..5 {
+            c.send(json!({ "type": "chat", "text": format!("s{i} m{k}") })).await;
+        }
+    }
+    // Each socket reads every message delivered and its own refusals.
+    let mut busy = 0;
+    let mut delivered = 0;
+    let last = &mut socks[5];
+    loop {
+        let f = last.next().await;
+        match (f["type"].as_str(), f["code"].as_str()) {
+            (Some("chat"), _) => delivered += 1,
+            (Some("error"), Some("chat_busy")) => busy += 1,
+            (Some("error"), other) => panic!("{other:?}: {f}"),
+            _ => {}
+        }
+        if busy == 5 || delivered + busy >= 30 {
+            break;
+        }
+        if delivered >= 20 && busy > 0 {
+            break;
+        }
+    }
+    assert!(busy > 0, "the last socket's messages found the room full ({delivered} delivered)");
 }

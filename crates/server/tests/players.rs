@@ -297,17 +297,6 @@ async fn a_player_gone_for_the_claim_time_can_be_claimed_against() {
     assert_eq!((st, v["code"].as_str()), (409, Some("correspondence")), "{v}");
 }
 
-/// A WebSocket to game `id` with these headers (as a browser sends them).
-async fn ws_with(addr: SocketAddr, id: &str, headers: &[(&'static str, String)]) -> Client {
-    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-    let mut req = format!("ws://{addr}/api/games/{id}/ws").into_client_request().unwrap();
-    for (k, v) in headers {
-        req.headers_mut().insert(*k, v.parse().unwrap());
-    }
-    let (ws, _) = tokio_tungstenite::connect_async(req).await.expect("ws");
-    Client { ws, frames: Vec::new(), version: 0, seat: None, legal: None, status: String::new() }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_account_plays_its_seat_from_its_session_on_this_site_only() {
     let s = start().await;

@@ -30,6 +30,12 @@ pub(crate) const MAX_CHARS: usize = 300;
 pub(crate) const RATE: f64 = 1.0;
 /// Messages a socket may send in a burst.
 pub(crate) const BURST: f64 = 5.0;
+/// Messages the spectators' room takes a second, from all its writers (each
+/// goes to every spectator: a thousand spectators each at their own limit
+/// would make a million frames a second).
+pub(crate) const ROOM_RATE: f64 = 5.0;
+/// Messages the spectators' room takes in a burst.
+pub(crate) const ROOM_BURST: f64 = 20.0;
 
 /// A chat room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -47,11 +53,13 @@ pub(crate) struct ChatLog {
     spectators: VecDeque<ChatRow>,
     /// The number of the next players' message.
     next: u64,
+    /// The spectators' room's own bucket.
+    room: Bucket,
 }
 
 impl Default for ChatLog {
     fn default() -> Self {
-        ChatLog { players: VecDeque::new(), spectators: VecDeque::new(), next: 1 }
+        ChatLog { players: VecDeque::new(), spectators: VecDeque::new(), next: 1, room: Bucket::new(ROOM_BURST) }
     }
 }
 
@@ -64,7 +72,7 @@ impl ChatLog {
         while players.len() > HISTORY {
             players.pop_front();
         }
-        ChatLog { players, spectators: VecDeque::new(), next }
+        ChatLog { players, spectators: VecDeque::new(), next, room: Bucket::new(ROOM_BURST) }
     }
 
     fn room_mut(&mut self, room: Room) -> &mut VecDeque<ChatRow> {
@@ -180,6 +188,13 @@ impl Table {
                         "only logged-in spectators may write in the spectators' room: log in, then open the game again",
                     )
                 })?;
+                if !self.chat.room.take(ROOM_RATE, ROOM_BURST) {
+                    return Err(ApiError::new(
+                        axum::http::StatusCode::TOO_MANY_REQUESTS,
+                        "chat_busy",
+                        "the spectators' room is busy: wait a moment",
+                    ));
+                }
                 (Room::Spectators, ChatRow { n: 0, seat: None, name, text, at })
             }
         };

@@ -314,3 +314,15 @@ pub async fn account(addr: SocketAddr, name: &str) -> (String, String) {
     assert_eq!(t.status, 201, "{}", t.raw);
     (cookie, t.body["token"].as_str().unwrap().to_string())
 }
+
+/// A game's WebSocket opened with these headers (a browser's cookie and
+/// origin, a program's access token), before the hello.
+pub async fn ws_with(addr: SocketAddr, id: &str, headers: &[(&'static str, String)]) -> Client {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/api/games/{id}/ws").into_client_request().unwrap();
+    for (k, v) in headers {
+        req.headers_mut().insert(*k, v.parse().unwrap());
+    }
+    let (ws, _) = tokio_tungstenite::connect_async(req).await.expect("ws connect");
+    Client { ws, frames: Vec::new(), version: 0, seat: None, legal: None, status: String::new() }
+}
