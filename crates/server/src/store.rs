@@ -690,6 +690,15 @@ pub(crate) fn game_row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreErro
     })
 }
 
+/// The moves of game `g` on the board: its move events less the moves taken
+/// back. A `takeback` event's data is exactly `{"plies":N}` (serde_json's
+/// compact form of one key, `table/takeback.rs`): the number is read from
+/// the tenth character, portably (SUBSTR and CAST exist in SQLite and
+/// PostgreSQL alike).
+pub(crate) const MOVES_SQL: &str = "((SELECT COUNT(*) FROM events e WHERE e.game_id = g.id AND e.kind = 'move') - \
+     (SELECT COALESCE(SUM(CAST(SUBSTR(e.data, 10, LENGTH(e.data) - 10) AS BIGINT)), 0) FROM events e \
+      WHERE e.game_id = g.id AND e.kind = 'takeback'))";
+
 pub(crate) const GAME_COLUMNS: &str = "g.id, g.game, g.variant, g.options, g.seed, g.status, g.result, g.termination, \
      g.ply, g.rematch_of, g.rematch, g.created_at, g.updated_at, g.rated, g.clock";
 
@@ -735,8 +744,7 @@ impl Storage for SqliteStore {
     fn list<'a>(&'a self, q: &'a Listing) -> BoxFut<'a, Result<Vec<Listed>, StoreError>> {
         Box::pin(async move {
             let mut b: QueryBuilder<Sqlite> = QueryBuilder::new(format!(
-                "SELECT {GAME_COLUMNS}, (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id AND e.kind = 'move') \
-                 AS moves FROM games g WHERE g.status = "
+                "SELECT {GAME_COLUMNS}, {MOVES_SQL} AS moves FROM games g WHERE g.status = "
             ));
             b.push_bind(q.status.as_str());
             if let Some((at, id)) = &q.after {

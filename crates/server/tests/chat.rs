@@ -348,6 +348,10 @@ async fn a_takeback_undoes_back_to_the_askers_last_move() {
     assert_eq!(w["state"]["movers"], json!([0, 1]));
     assert_eq!(w["state"]["takeback_offers"], json!([]));
     assert_eq!(w["state"]["version"], v + 3);
+    // The listing counts the moves on the board: 5 played, 3 taken back.
+    let (_, live) = get(s.addr, "/api/games?status=live", None).await;
+    let listed = live["games"].as_array().unwrap().iter().find(|g| g["id"] == id.as_str()).unwrap();
+    assert_eq!(listed["moves"], 2, "{listed}");
     // Bob now asks to take back his move (Ann to move: Bob's h1 is the last
     // move, 1 ply); Ann accepts over HTTP with her token.
     let _ = h2;

@@ -4,7 +4,7 @@
 use plateau_rating::Rating;
 use sqlx::{QueryBuilder, Row, Sqlite};
 
-use super::{BoxFut, GAME_COLUMNS, GameRow, SeatRow, SqliteStore, StoreError, game_row};
+use super::{BoxFut, GAME_COLUMNS, MOVES_SQL, GameRow, SeatRow, SqliteStore, StoreError, game_row};
 
 /// A rated game's new rating for one account (written with the result).
 #[derive(Clone, Debug, PartialEq)]
@@ -235,7 +235,7 @@ impl PlayerStore for SqliteStore {
             let statuses = if live { "('open', 'live')" } else { "('finished')" };
             let rows = sqlx::query(&format!(
                 "SELECT {GAME_COLUMNS}, s.seat AS my_seat, s.outcome AS my_outcome, \
-                 (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id AND e.kind = 'move') AS moves, \
+                 {MOVES_SQL} AS moves, \
                  (SELECT h.rating - h.before_rating FROM rating_history h \
                     WHERE h.account_id = s.account_id AND h.game_id = g.id) AS change \
                  FROM seats s JOIN games g ON g.id = s.game_id \
