@@ -10,7 +10,7 @@ import { navigate } from './nav.js';
 import { getSession } from './session.js';
 import { games } from './ratings.js';
 import { controlPicker } from './clock.js';
-import { errorText } from './seeks.js';
+import { errorText } from './errors.js';
 
 const twoSeats = (g) => g.min_seats <= 2 && g.max_seats >= 2;
 

@@ -11,6 +11,7 @@ import { ChatPanel, CHAT_ERRORS } from './chat.js';
 import { moveSound, tickSound, soundSwitch } from './sounds.js';
 import { ratingText, changeEl } from './ratings.js';
 import { getSession, onSession, playerPath } from './session.js';
+import { errorText } from './errors.js';
 
 const BACKOFF = [250, 1000, 2000, 4000, 8000];
 
@@ -198,11 +199,11 @@ class GamePage {
       this.ws.send(JSON.stringify(msg));
       return Promise.resolve();
     }
-    // No socket: the same action over HTTP.
-    if (!this.token) return Promise.reject(new ApiError(0, 'offline', t('conn.reconnecting')));
-    return api(`/api/games/${encodeURIComponent(this.id)}/action`, { method: 'POST', body: msg, token: this.token })
+    // No socket: the same action over HTTP (with the seat's token, or as the account logged in).
+    if (!this.token && !this.account) return Promise.reject(new ApiError(0, 'offline', t('conn.reconnecting')));
+    return api(`/api/games/${encodeURIComponent(this.id)}/action`, { method: 'POST', body: msg, token: this.token || undefined })
       .catch((e) => {
-        toast(e.message, 'error');
+        toast(errorText(e), 'error');
         if (e.data && e.data.state) this.applyState(e.data.state, false);
         this.interaction && this.interaction.setBusy(false);
       });
@@ -253,7 +254,7 @@ class GamePage {
           this.chat.showError(m);
           return;
         }
-        toast(m.message, 'error');
+        toast(errorText(m), 'error');
         if (m.state) this.applyState(m.state, false);
         else if (this.interaction) this.interaction.setBusy(false);
         break;
@@ -820,7 +821,7 @@ class GamePage {
       if (this.ws) this.ws.close();
       else this.reconnectSoon(0);
     } catch (e) {
-      toast(e.message, 'error');
+      toast(errorText(e), 'error');
     }
   }
 

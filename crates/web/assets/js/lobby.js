@@ -8,8 +8,9 @@ import { drawing } from './games/index.js';
 import { navigate } from './nav.js';
 import { getSession, onSession, playerPath } from './session.js';
 import { ratingText } from './ratings.js';
-import { controlPicker } from './clock.js';
+import { controlPicker, controlText } from './clock.js';
 import { SeeksPanel } from './seeks.js';
+import { errorText } from './errors.js';
 
 const LAST = 'plateau.lastGame';
 const CLOCK = 'plateau.clock';
@@ -173,7 +174,7 @@ class Lobby {
       navigate(`/game/${r.id}`);
     } catch (e) {
       // The server's words, under the button.
-      this.createError = e.message;
+      this.createError = errorText(e);
       this.renderSeats();
     }
   }
@@ -210,7 +211,7 @@ class Lobby {
       tokens.set(id, r.token);
       navigate(`/game/${id}`);
     } catch (e) {
-      toast(e.message, 'error');
+      toast(errorText(e), 'error');
       this.loadLists('open');
     }
   }
@@ -395,7 +396,8 @@ class Lobby {
       h('div', { class: 'what' },
         h('strong', {}, gm.title || gm.game), ' ', h('span', { class: 'muted small' }, gm.variant || ''),
         h('div', { class: 'who' }, who),
-        h('div', { class: 'who' }, t('lobby.moves', { n: gm.moves }), gm.result ? ` · ${gm.result}` : '', gm.termination ? ` (${t(`reason.${gm.termination}`, {}, gm.termination)})` : '')),
+        h('div', { class: 'who' }, t('lobby.moves', { n: gm.moves }), gm.result ? ` · ${gm.result}` : '', gm.termination ? ` (${t(`reason.${gm.termination}`, {}, gm.termination)})` : '',
+          gm.rated ? ` · ${t('play.rated')}` : '', gm.clock ? ` · ${controlText(gm.clock)}` : '')),
       action);
   }
 }

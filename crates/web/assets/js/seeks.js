@@ -12,7 +12,8 @@
 
 import { api, tokens, playerName } from './api.js';
 import { h, fill, toast } from './dom.js';
-import { t, onLang, getLang, has } from './i18n.js';
+import { t, onLang } from './i18n.js';
+import { errorText } from './errors.js';
 import { navigate } from './nav.js';
 import { playerPath } from './session.js';
 import { ratingText } from './ratings.js';
@@ -23,13 +24,6 @@ const sameClock = (a, b) => (!a && !b) || (!!a && !!b && a.initial === b.initial
 
 const MINE = 'plateau.seeks';
 const POLL = 5000;
-
-/** The words of an API error: its code's translation when there is one, else the server's message. */
-export function errorText(e) {
-  if (getLang() !== 'en' && e && e.code && has(`err.${e.code}`)) return t(`err.${e.code}`);
-  if (e && e.code === 'network') return t('err.network');
-  return (e && e.message) || String(e);
-}
 
 /** The seeks this browser posted: id -> token (a guest's secret; null for an account's). */
 function readMine() {
