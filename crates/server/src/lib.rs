@@ -224,6 +224,7 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
             0
         }
     };
+    shared.watch_clocks();
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|error| StartError::Bind { addr: config.addr, error })?;

@@ -72,6 +72,9 @@ pub struct Limits {
     /// How long a seated person must have been gone (no socket, no action)
     /// before the others may claim a live game.
     pub claim_after: Duration,
+    /// Messages the players' room of one game may hold in all (they are
+    /// stored with the game).
+    pub chat_per_game: u64,
 }
 
 impl Default for Limits {
@@ -98,6 +101,7 @@ impl Default for Limits {
             behind_proxy: false,
             secure_cookies: false,
             claim_after: Duration::from_secs(60),
+            chat_per_game: 1_000,
         }
     }
 }
@@ -361,6 +365,27 @@ impl Shared {
         Err(ApiError::internal("the game's task is not answering"))
     }
 
+    /// Every second, load the games out of memory whose clock has fallen
+    /// (their task ends them on time), until the server stops.
+    pub(crate) fn watch_clocks(self: &Arc<Self>) {
+        let shared = self.clone();
+        let mut halted = self.ctx.halted();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(1));
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = halted.changed() => return,
+                }
+                for id in shared.ctx.due(now_ms()) {
+                    if let Err(e) = shared.table(&id).await {
+                        tracing::error!("game {id}: its clock fell but it cannot be loaded: {e}");
+                    }
+                }
+            }
+        });
+    }
+
     /// Resume every live game with a computer seat (after a restart).
     pub(crate) async fn resume(self: &Arc<Self>) -> Result<usize, ApiError> {
         let ids = self.store.resumable().await.map_err(ApiError::storage)?;
@@ -534,6 +559,15 @@ impl Shared {
             }
             Creator::Seated(hs) => hs,
         };
+        if req.rated && !holders.iter().any(|(_, h)| matches!(h, Holder::Account(_))) {
+            // The computer levels' ratings anchor the pool: only a person
+            // playing them moves them.
+            return Err(ApiError::new(
+                axum::http::StatusCode::UNAUTHORIZED,
+                "account_required",
+                "a rated game is between accounts, and its creator plays in it: log in and take a seat",
+            ));
+        }
         let mut tokens: Vec<Option<String>> = vec![None; n];
         for (s, h) in &holders {
             let s = *s;

@@ -632,3 +632,16 @@ async fn the_spectators_room_takes_a_few_messages_a_second_in_all() {
     }
     assert!(busy > 0, "the last socket's messages found the room full ({delivered} delivered)");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_games_chat_holds_a_bounded_number_of_messages() {
+    let s = start_with(plateau_server::Limits { chat_per_game: 3, ..plateau_server::Limits::default() }).await;
+    let (id, t0, _) = create(s.addr, json!({ "game": "abalone", "name": "Ann" })).await;
+    let (mut a, _) = Client::open(s.addr, &id, t0.as_deref(), None).await;
+    for k in 0..3 {
+        a.send(json!({ "type": "chat", "text": format!("m{k}") })).await;
+        assert_eq!(a.until("chat").await["text"], format!("m{k}"));
+    }
+    a.send(json!({ "type": "chat", "text": "one too many" })).await;
+    assert_eq!(error(&mut a).await["code"], "chat_full");
+}

@@ -84,6 +84,7 @@ async fn a_rated_game_between_accounts_updates_both_ratings() {
     let mine = state(s.addr, &id, Some(&bob)).await;
     assert_eq!(mine["you"], 1);
     assert_eq!(mine["clock_running"], 1);
+    play_first(s.addr, &id, &bob).await;
     let (st, v) = act(s.addr, &id, &bob, json!({ "type": "resign" })).await;
     assert_eq!(st, 200, "{v}");
     let end = state(s.addr, &id, None).await;
@@ -110,8 +111,17 @@ async fn a_rated_game_between_accounts_updates_both_ratings() {
     assert_eq!(b["games"][0]["id"], id.as_str());
     assert_eq!(b["games"][0]["outcome"], "loss");
     assert_eq!(b["games"][0]["your_turn"], false);
-    // A rating survives a restart (it is stored), and the other games are
-    // not rated: a casual game changes nothing.
+    // A rated game given up before every player has moved changes no
+    // rating (as an abort would not).
+    let (_, v) = create_as(s.addr, Some(&alice), body.clone()).await;
+    let early = v["id"].as_str().unwrap().to_string();
+    post(s.addr, &format!("/api/games/{early}/join"), Some(&bob), json!({})).await;
+    play_first(s.addr, &early, &alice).await;
+    act(s.addr, &early, &alice, json!({ "type": "resign" })).await;
+    let e = state(s.addr, &early, None).await;
+    assert_eq!((&e["result"]["reason"], &e["result"]["ratings"]), (&json!("resignation"), &Value::Null), "{e}");
+    assert!(e["result"]["unrated"].is_string(), "{e}");
+    // The other games are not rated: a casual game changes nothing.
     let (st, v) = create_as(s.addr, Some(&alice), json!({ "game": "abalone" })).await;
     assert_eq!(st, 201, "{v}");
     let id2 = v["id"].as_str().unwrap().to_string();
@@ -119,7 +129,7 @@ async fn a_rated_game_between_accounts_updates_both_ratings() {
     act(s.addr, &id2, &alice, json!({ "type": "resign" })).await;
     let (_, a) = get(s.addr, "/api/players/alice", None).await;
     close(&a["ratings"]["abalone"]["rating"], NEW_WINNER, "alice after a casual loss");
-    assert_eq!(a["results"]["abalone"], json!({ "wins": 1, "draws": 0, "losses": 1 }));
+    assert_eq!(a["results"]["abalone"], json!({ "wins": 1, "draws": 0, "losses": 2 }));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -138,10 +148,23 @@ async fn computer_levels_are_rated_players() {
     )
     .await;
     assert_eq!((st, v["code"].as_str()), (400, Some("unrated_options")), "{v}");
+    // Computers only: no person's rating moves them.
+    let two = json!([{"kind": "computer", "player": "ai:1"}, {"kind": "computer", "player": "ai:2"}]);
+    let (st, v) = create_as(s.addr, Some(&carol), json!({ "game": "abalone", "rated": true, "seats": two })).await;
+    assert_eq!((st, v["code"].as_str()), (401, Some("account_required")), "{v}");
     let (st, v) =
         create_as(s.addr, Some(&carol), json!({ "game": "abalone", "rated": true, "seats": seats("ai:1") })).await;
     assert_eq!(st, 201, "{v}");
     let id = v["id"].as_str().unwrap().to_string();
+    // Carol moves, the computer answers, Carol resigns.
+    let (mut c, _) = Client::open(s.addr, &id, v["token"].as_str(), None).await;
+    play_first(s.addr, &id, &carol).await;
+    loop {
+        let f = c.next().await;
+        if f["type"] == "update" && f["ply"] == 2 {
+            break;
+        }
+    }
     let (st, v) = act(s.addr, &id, &carol, json!({ "type": "resign" })).await;
     assert_eq!(st, 200, "{v}");
     let (_, c) = get(s.addr, "/api/players/computer-1", None).await;
@@ -182,7 +205,8 @@ async fn the_clock_falls_and_the_player_loses_on_time() {
     tokio::time::sleep(Duration::from_millis(1300)).await;
     assert_eq!(state(s.addr, &id, None).await["status"], "live");
     play_first(s.addr, &id, &alice).await;
-    // Bob's second runs out: the server ends the game by itself.
+    play_first(s.addr, &id, &bob).await;
+    // Alice's second runs out: the server ends the game by itself.
     let end = loop {
         let f = watcher.next().await;
         if f["type"] == "update" && f["status"] == "finished" {
@@ -190,12 +214,13 @@ async fn the_clock_falls_and_the_player_loses_on_time() {
         }
     };
     assert_eq!(end["result"]["reason"], "time");
-    assert_eq!(end["result"]["winners"], json!([0]));
+    assert_eq!(end["result"]["winners"], json!([1]));
     let kinds: Vec<&str> = end["events"].as_array().unwrap().iter().map(|e| e["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["flag", "game_over"]);
-    assert_eq!(end["events"][0]["seat"], 1);
-    assert_eq!(end["clocks"][1], 0);
-    close(&end["result"]["ratings"][0]["after"], NEW_WINNER, "alice won on time");
+    assert_eq!(end["events"][0]["seat"], 0);
+    assert_eq!(end["clocks"][0], 0);
+    close(&end["result"]["ratings"][0]["after"], NEW_LOSER, "alice lost on time");
+    close(&end["result"]["ratings"][1]["after"], NEW_WINNER, "bob won on time");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -260,7 +285,8 @@ async fn a_player_gone_for_the_claim_time_can_be_claimed_against() {
         let (_, t1) = join(s.addr, &id, "Bea").await;
         let (mut a, _) = Client::open(s.addr, &id, Some(&t0), None).await;
         let (b, _) = Client::open(s.addr, &id, Some(&t1), None).await;
-        // Bea is here: nothing to claim.
+        // Ann moves: Bea is to move. She is here: nothing to claim.
+        play_first(s.addr, &id, &t0).await;
         let ty = if draw { "claim_draw" } else { "claim_victory" };
         let (st, v) = act(s.addr, &id, &t0, json!({ "type": ty })).await;
         assert_eq!((st, v["code"].as_str()), (409, Some("nobody_gone")), "{v}");
@@ -289,6 +315,15 @@ async fn a_player_gone_for_the_claim_time_can_be_claimed_against() {
         assert_eq!(end["result"]["winners"], reason_winners);
         assert_eq!(end["result"]["draw"], draw);
     }
+    // Nobody is claimed against on another's turn: Ann plays over HTTP (no
+    // socket) and waits for Bea, who may not claim.
+    let (id, t0, _) = create(s.addr, json!({ "game": "abalone" })).await;
+    let (_, t1) = join(s.addr, &id, "Bea").await;
+    let (_bea, _) = Client::open(s.addr, &id, Some(&t1), None).await;
+    play_first(s.addr, &id, t0.as_deref().unwrap()).await;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let (st, v) = act(s.addr, &id, &t1, json!({ "type": "claim_victory" })).await;
+    assert_eq!((st, v["code"].as_str()), (409, Some("nobody_gone")), "{v}");
     // A correspondence game is never claimed: its clock decides.
     let (id, t0, _) = create(s.addr, json!({ "game": "abalone", "clock": {"days": 2} })).await;
     join(s.addr, &id, "Bea").await;
@@ -368,7 +403,8 @@ async fn guests_claim_their_finished_games_when_they_sign_up() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_leaderboard_lists_established_ratings_best_first() {
-    let s = start().await;
+    // Many requests from one address, quickly.
+    let s = start_with(Limits { http_rate: 1000.0, http_burst: 1000.0, ..Limits::default() }).await;
     let (_, alice) = account(s.addr, "alice").await;
     let (_, bob) = account(s.addr, "bob").await;
     let (_, carol) = account(s.addr, "carol").await;
@@ -379,6 +415,8 @@ async fn the_leaderboard_lists_established_ratings_best_first() {
         assert_eq!(st, 201, "{v}");
         let id = v["id"].as_str().unwrap().to_string();
         post(s.addr, &format!("/api/games/{id}/join"), Some(&bob), json!({})).await;
+        play_first(s.addr, &id, &alice).await;
+        play_first(s.addr, &id, &bob).await;
         let loser = if i % 2 == 0 { &bob } else { &alice };
         let (st, v) = act(s.addr, &id, loser, json!({ "type": "resign" })).await;
         assert_eq!(st, 200, "{v}");
@@ -423,9 +461,14 @@ async fn a_ranking_of_three_rates_every_pair() {
         let (st, v) = post(s.addr, &format!("/api/games/{id}/join"), Some(p), json!({})).await;
         assert_eq!(st, 200, "{v}");
     }
-    // Carol resigns: Alice and Bob share the win (a tie for first), Carol is
+    // Everyone moves once, then Carol resigns: Alice and Bob share the win (a tie for first), Carol is
     // last. Three new players (computed apart, Glicko-2): each winner draws
     // the other and beats Carol, 1623.66; Carol loses twice, 1252.68; RD 253.40.
+    let pats = [&alice, &bob, &carol];
+    for _ in 0..3 {
+        let to_move = state(s.addr, &id, None).await["to_move"].as_u64().unwrap() as usize;
+        play_first(s.addr, &id, pats[to_move]).await;
+    }
     let (st, v) = act(s.addr, &id, &carol, json!({ "type": "resign" })).await;
     assert_eq!(st, 200, "{v}");
     let end = state(s.addr, &id, None).await;
@@ -436,4 +479,29 @@ async fn a_ranking_of_three_rates_every_pair() {
     close(&r[2]["deviation"], 253.4046, "carol's RD");
     let (_, c) = get(s.addr, "/api/players/carol", None).await;
     assert_eq!(c["ratings"]["kabaleo"]["games"], 1, "a game of three counts once");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_falls_on_time_in_a_game_out_of_memory() {
+    // Games nobody watches leave memory after a second.
+    let s = start_with(Limits { idle_live: Duration::from_secs(1), ..Limits::default() }).await;
+    let (id, t0, _) = create(s.addr, json!({ "game": "abalone", "clock": {"initial": 4, "increment": 0} })).await;
+    join(s.addr, &id, "Bea").await;
+    play_first(s.addr, &id, t0.as_deref().unwrap()).await;
+    // Bea's 4 s run from Ann's move; the game leaves memory before they
+    // are out, and nobody looks until well after.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let (_, stats) = get(s.addr, "/api/stats", None).await;
+    assert_eq!(stats["games_in_memory"], 0, "{stats}");
+    tokio::time::sleep(Duration::from_millis(5000)).await;
+    let (_, w) = Client::open(s.addr, &id, None, Some(0)).await;
+    let events = w["events"].as_array().unwrap();
+    let moved = events.iter().find(|e| e["kind"] == "move").unwrap()["at"].as_i64().unwrap();
+    let flag = events.iter().find(|e| e["kind"] == "flag").unwrap_or_else(|| panic!("no flag: {w}"));
+    assert_eq!(flag["seat"], 1);
+    let late = flag["at"].as_i64().unwrap() - (moved + 4000);
+    assert!((0..2500).contains(&late), "the clock fell {late} ms after its time (read 3.5 s after it)");
+    // Out of memory is not a stop: nobody's time was given back.
+    assert!(!events.iter().any(|e| e["kind"] == "clock"), "{w}");
+    assert_eq!(w["state"]["result"]["reason"], "time");
 }

@@ -174,6 +174,13 @@ impl Table {
         let at = now_ms();
         let (room, message) = match seat {
             Some(s) => {
+                let max = self.ctx.limits.chat_per_game;
+                if self.chat.next > max {
+                    return Err(ApiError::conflict(
+                        "chat_full",
+                        format!("this game's chat has its {max} messages: no more can be written"),
+                    ));
+                }
                 let name = self.seats[s].name.clone().unwrap_or_else(|| self.m.seat_name(s));
                 let message = ChatRow { n: self.chat.next, seat: Some(s), name, text, at };
                 let op = WriteOp::InsertChat { game_id: self.row.id.clone(), message: message.clone() };

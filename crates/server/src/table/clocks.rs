@@ -96,14 +96,15 @@ impl Table {
         self.ctx.limits.claim_after.as_millis() as i64
     }
 
-    /// When the running clock falls.
+    /// When the running clock falls (a second after a failed try).
     pub(super) fn flag_instant(&self) -> Option<tokio::time::Instant> {
         if self.row.status != Status::Live {
             return None;
         }
         let deadline = self.clocks.as_ref()?.deadline()?;
         let wait = (deadline - now_ms()).max(0) as u64;
-        Some(tokio::time::Instant::now() + Duration::from_millis(wait))
+        let at = tokio::time::Instant::now() + Duration::from_millis(wait);
+        Some(self.flag_failed.map_or(at, |f| at.max(f + Duration::from_secs(1))))
     }
 
     /// The running clock has fallen: its seat loses on time (with more than
@@ -116,10 +117,12 @@ impl Table {
         }
         let n = self.m.seats();
         let others: Vec<Seat> = (0..n).filter(|&s| s != seat).collect();
-        if let Err(e) =
-            self.finish_with(seat, EventKind::Flag, String::new(), Outcome::shared_win(n, &others, "time")).await
-        {
-            tracing::error!("game {}: the fall of the clock could not be recorded: {e}", self.row.id);
+        match self.finish_with(seat, EventKind::Flag, String::new(), Outcome::shared_win(n, &others, "time")).await {
+            Ok(()) => self.flag_failed = None,
+            Err(e) => {
+                tracing::error!("game {}: the fall of the clock could not be recorded: {e}", self.row.id);
+                self.flag_failed = Some(tokio::time::Instant::now());
+            }
         }
     }
 
@@ -162,15 +165,16 @@ impl Table {
         }
     }
 
-    /// The seats gone long enough to be claimed against, at `now`.
-    fn gone(&self, now: i64) -> Vec<Seat> {
-        (0..self.seats.len())
-            .filter(|&s| {
-                self.human_seated(s)
-                    && !self.subs.iter().any(|x| x.seat == Some(s))
-                    && self.seats[s].gone_since.is_some_and(|t| now - t >= self.claim_after_ms())
-            })
-            .collect()
+    /// The seat that may be claimed against at `now`: the seat to move, a
+    /// person with no socket open, gone (and not acting) for the claim time
+    /// since its turn began. A player is never claimed against on another's
+    /// turn (a program playing over HTTP acts only on its own).
+    fn gone(&self, now: i64) -> Option<Seat> {
+        let s = self.to_move()?;
+        let turn_began = self.events.iter().rev().find(|e| e.kind.changes_position()).map_or(0, |e| e.at);
+        let away = self.seats[s].gone_since?.max(turn_began);
+        (self.human_seated(s) && !self.subs.iter().any(|x| x.seat == Some(s)) && now - away >= self.claim_after_ms())
+            .then_some(s)
     }
 
     /// `seat` claims the game of the players gone for a minute or more: the
@@ -185,16 +189,16 @@ impl Table {
                 "a correspondence game cannot be claimed: the clock gives each player days per move",
             ));
         }
-        let gone: Vec<Seat> = self.gone(now_ms()).into_iter().filter(|&s| s != seat).collect();
-        if gone.is_empty() {
+        let Some(gone) = self.gone(now_ms()).filter(|&s| s != seat) else {
             return Err(ApiError::conflict(
                 "nobody_gone",
                 format!(
-                    "a game can be claimed once another player has been gone for {} s",
+                    "a game can be claimed once the player to move has been gone for {} s on their turn",
                     self.claim_after_ms() / 1000
                 ),
             ));
-        }
+        };
+        let gone = vec![gone];
         let n = self.m.seats();
         let outcome = if draw {
             let info = self.m.info();
@@ -224,6 +228,14 @@ impl Table {
         let Some(accounts) = accounts.filter(|_| self.row.rated) else {
             return Ok(Ending { data, ops, _guard: None });
         };
+        // A game that ends before every seat has moved (a resignation at
+        // the start, a first move never made) changes no rating, as an
+        // abort would not.
+        let movers = self.m.movers();
+        if (0..self.seats.len()).any(|s| !movers.contains(&s)) {
+            data["unrated"] = json!("before every player moved");
+            return Ok(Ending { data, ops, _guard: None });
+        }
         let mut distinct = accounts.clone();
         distinct.sort();
         distinct.dedup();

@@ -27,6 +27,15 @@ pub(crate) struct TableCtx {
     /// Set when the server stops: every game's task ends (its clocks stop
     /// with it; a restart charges nobody the time down).
     halt: tokio::sync::watch::Sender<bool>,
+    /// When this process started (ms since 1970): a live clocked game whose
+    /// last event is older was stopped with the server, and its clocks are
+    /// started again without charging the time down; one evicted since is
+    /// charged as usual.
+    pub started_at: i64,
+    /// The clocks running in games that left memory: id → when the clock
+    /// falls (ms since 1970). The server loads each game when it is due, so
+    /// that the clock falls on time.
+    deadlines: Mutex<HashMap<String, i64>>,
     /// The games in memory: id → (the task's generation, its sender).
     tables: Mutex<HashMap<String, (u64, mpsc::Sender<Cmd>)>>,
     next: AtomicU64,
@@ -48,6 +57,8 @@ impl TableCtx {
             store,
             ratings: Arc::new(tokio::sync::Mutex::new(())),
             halt: tokio::sync::watch::Sender::new(false),
+            started_at: super::now_ms(),
+            deadlines: Mutex::new(HashMap::new()),
             tables: Mutex::new(HashMap::new()),
             next: AtomicU64::new(1),
         }
@@ -61,6 +72,25 @@ impl TableCtx {
     /// What a game's task watches to end with the server.
     pub(crate) fn halted(&self) -> tokio::sync::watch::Receiver<bool> {
         self.halt.subscribe()
+    }
+
+    /// A game leaves memory with its clock running: it is loaded again when
+    /// the clock falls.
+    pub(crate) fn remember_deadline(&self, id: &str, deadline: i64) {
+        if let Ok(mut map) = self.deadlines.lock() {
+            map.insert(id.to_string(), deadline);
+        }
+    }
+
+    /// The games out of memory whose clock has fallen by `now` (forgotten
+    /// here: the caller loads them).
+    pub(crate) fn due(&self, now: i64) -> Vec<String> {
+        let Ok(mut map) = self.deadlines.lock() else { return Vec::new() };
+        let due: Vec<String> = map.iter().filter(|(_, d)| **d <= now).map(|(id, _)| id.clone()).collect();
+        for id in &due {
+            map.remove(id);
+        }
+        due
     }
 
     /// A fresh number (watcher ids, task generations).

@@ -200,6 +200,9 @@ pub(crate) struct Table {
     /// A live clocked game loaded from the database: its clocks start again
     /// (a `clock` event) as soon as its task runs.
     resume_clock: bool,
+    /// When recording the fall of the clock last failed (tried again a
+    /// second later).
+    flag_failed: Option<tokio::time::Instant>,
 }
 
 /// Milliseconds since 1970.
@@ -262,6 +265,7 @@ impl Table {
             ai_retry: None,
             clocks,
             resume_clock: false,
+            flag_failed: None,
         };
         t.set_meta();
         t
@@ -338,10 +342,6 @@ impl Table {
         if !self.subs.is_empty() || self.ai.is_some() || self.ai_retry.is_some() {
             return None;
         }
-        // A live game on the clock stays in memory: its clock must be able to fall.
-        if self.clocks.is_some() && self.row.status == Status::Live {
-            return None;
-        }
         Some(match self.row.status {
             Status::Finished | Status::Aborted => self.ctx.limits.idle_finished,
             Status::Open | Status::Live => self.ctx.limits.idle_live,
@@ -349,7 +349,15 @@ impl Table {
     }
 
     fn try_evict(&mut self, rx: &mut mpsc::Receiver<Cmd>, generation: u64) -> bool {
-        self.ctx.evict(&self.row.id, generation, rx)
+        let gone = self.ctx.evict(&self.row.id, generation, rx);
+        // A running clock must still fall: the server loads the game again then.
+        if gone
+            && self.row.status == Status::Live
+            && let Some(d) = self.clocks.as_ref().and_then(|c| c.deadline())
+        {
+            self.ctx.remember_deadline(&self.row.id, d);
+        }
+        gone
     }
 
     async fn handle(&mut self, cmd: Cmd) {

@@ -106,7 +106,11 @@ impl Table {
         t.rematch_offers = rematch_offers;
         t.takeback_offers = takeback_offers;
         t.chat = super::chat::ChatLog::restored(stored.chat);
-        t.resume_clock = clocks.is_some() && t.row.status == Status::Live;
+        // Stopped with the server (its last event is older than this
+        // process): the clocks start again without charging the time down.
+        // Merely out of memory since: charged as usual.
+        let last = stored.events.last().map_or(t.row.updated_at, |e| e.at);
+        t.resume_clock = clocks.is_some() && t.row.status == Status::Live && last < t.ctx.started_at;
         t.clocks = clocks;
         for e in stored.events {
             if e.kind.changes_position() {
