@@ -68,6 +68,13 @@ use crate::store::AccountRow;
 pub const MAX_SEEKS: usize = 2_000;
 /// Open seeks of one account, or of the guests of one client address.
 pub const SEEKS_PER_OWNER: usize = 5;
+/// Open seeks from one client address (IPv6: one /64), whoever owns them:
+/// accounts are cheap, an address is not.
+pub const SEEKS_PER_ADDRESS: usize = 20;
+/// Challenges one account may have waiting for it.
+pub const CHALLENGES_TO_ACCOUNT: usize = 50;
+/// Seeks a guest's `hello` may name (more than it may own).
+pub const HELLO_SEEKS: usize = 10;
 /// A seek lasts this long after its owner's last lobby socket closed.
 pub const SOCKET_GRACE: Duration = Duration::from_secs(30);
 /// A seek no socket of its owner ever followed lasts this long.
@@ -181,6 +188,18 @@ impl Terms {
                 return Err(account_required());
             }
             rated_setup(info, options)?;
+        }
+        // Custom positions (text and content options, up to kilobytes each)
+        // are played by invitation link: the public list stays small.
+        if let Some(k) = options.keys().find(|k| {
+            info.options.iter().any(|o| {
+                o.name == k.as_str()
+                    && matches!(o.kind, plateau_core::OptionKind::Text | plateau_core::OptionKind::Content)
+            })
+        }) {
+            return Err(bad(format!(
+                "the option {k} sets up a custom position: invite someone with the game's link instead"
+            )));
         }
         Ok(Terms { game: info.name, variant: m.variant(), options: opts, clock, rated })
     }
@@ -412,8 +431,17 @@ impl Inner {
         self.seeks.values().filter(move |s| !matches!(s.state, SeekState::Matched { .. }) && s.key() == key)
     }
 
-    /// Whether `key` may post a seek of these terms.
-    fn admit(&self, key: OwnerKey<'_>, terms: &Terms) -> Result<(), ApiError> {
+    /// Whether `seek` may be posted: its owner's caps, its address's, the lobby's.
+    fn admit(&self, seek: &Seek) -> Result<(), ApiError> {
+        let (key, terms) = (seek.key(), &seek.terms);
+        let waiting = |s: &&Seek| !matches!(s.state, SeekState::Matched { .. });
+        if self.seeks.values().filter(waiting).filter(|s| s.addr == seek.addr).count() >= SEEKS_PER_ADDRESS {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_seeks",
+                format!("at most {SEEKS_PER_ADDRESS} open seeks from one address: cancel one first"),
+            ));
+        }
         if let Some(s) = self.open_of(key).find(|s| s.terms.game == terms.game && s.terms.clock == terms.clock) {
             return Err(ApiError::conflict(
                 "seek_exists",

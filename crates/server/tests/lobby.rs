@@ -334,6 +334,7 @@ async fn a_seek_set_up_is_checked_when_posted() {
         (json!({ "game": "abalone", "rating_max": 99999 }), 400, "bad_range"),
         (json!({ "game": "abalone", "name": "a\u{202E}b" }), 400, "bad_name"),
         (json!({ "game": "abalone", "seed": 4 }), 400, "bad_json"),
+        (json!({ "game": "colorito", "options": { "board": "standard" } }), 400, "bad_setup"),
     ];
     for (body, status, code) in cases {
         let r = g.post("/api/seeks", body.clone()).await;
@@ -853,4 +854,38 @@ async fn two_accounts_at_one_address_are_paired() {
     let r2 = b.post("/api/quick", json!({ "game": "abalone", "clock": clock })).await;
     assert_eq!(r2.status, 200, "{}", r2.raw);
     assert!(r2.body["game"].is_string(), "{}", r2.raw);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_and_one_recipient_have_caps_too() {
+    let s = start().await;
+    let clock = |i: u64| json!({ "initial": 60 * i, "increment": 0 });
+    // Five accounts behind one address: twenty seeks in all from there.
+    let mut accounts = Vec::new();
+    for k in 0..5 {
+        accounts.push(Who::account(&s, "127.9.0.1", &format!("many{k}")).await);
+    }
+    for a in &accounts[..4] {
+        for i in 1..=5 {
+            a.seek(json!({ "game": "abalone", "clock": clock(i) })).await;
+        }
+    }
+    let r = accounts[4].post("/api/seeks", json!({ "game": "abalone" })).await;
+    assert_eq!((r.status, r.code()), (429, Some("too_many_seeks")), "{}", r.raw);
+    // Fifty challenges waiting for one account, from whoever.
+    let target = Who::account(&s, "127.9.1.1", "popular").await;
+    let mut sent = 0;
+    for (k, a) in accounts.iter().enumerate() {
+        let a = Who { from: format!("127.9.2.{}", k + 1), ..a.clone() };
+        for _ in 0..10 {
+            let r = a.post("/api/challenges", json!({ "to": "popular", "game": "abalone" })).await;
+            assert_eq!(r.status, 201, "{}", r.raw);
+            sent += 1;
+        }
+    }
+    assert_eq!(sent, 50);
+    let late = Who::account(&s, "127.9.3.1", "latecomer").await;
+    let r = late.post("/api/challenges", json!({ "to": "popular", "game": "abalone" })).await;
+    assert_eq!((r.status, r.code()), (429, Some("too_many_challenges")), "{}", r.raw);
+    let _ = target;
 }

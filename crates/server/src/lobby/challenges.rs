@@ -19,7 +19,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{
-    CHALLENGE_TTL, CHALLENGES_PER_ACCOUNT, CORRESPONDENCE_CHALLENGE_TTL, Challenge, Member, Terms, answer, client_ip,
+    CHALLENGE_TTL, CHALLENGES_PER_ACCOUNT, CHALLENGES_TO_ACCOUNT, CORRESPONDENCE_CHALLENGE_TTL, Challenge, Member, Terms, answer, client_ip,
     frame, not_logged_in, parse,
 };
 use crate::AppState;
@@ -100,6 +100,13 @@ pub(crate) async fn post_challenge(
             StatusCode::TOO_MANY_REQUESTS,
             "too_many_challenges",
             format!("at most {CHALLENGES_PER_ACCOUNT} challenges waiting at once: cancel one first"),
+        ));
+    }
+    if inner.challenges.values().filter(|x| x.to.id == c.to.id).count() >= CHALLENGES_TO_ACCOUNT {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_challenges",
+            format!("{} has {CHALLENGES_TO_ACCOUNT} challenges waiting already: try again later", c.to.name),
         ));
     }
     inner.tell_both(&c, "open");

@@ -137,7 +137,7 @@ pub(crate) async fn post_seek(
     let id = ns.seek.id.clone();
     {
         let mut inner = st.2.lock();
-        inner.admit(ns.seek.key(), &ns.seek.terms)?;
+        inner.admit(&ns.seek)?;
         inner.insert_seek(ns.seek);
     }
     st.2.changed();
@@ -396,7 +396,7 @@ pub(crate) async fn quick(
                 Some(t)
             }
             None => {
-                inner.admit(ns.seek.key(), &ns.seek.terms)?;
+                inner.admit(&ns.seek)?;
                 inner.insert_seek(ns.seek.clone());
                 None
             }

@@ -139,9 +139,11 @@ impl Lobby {
     /// `{"type": "following", "seeks": [ids]}` (every seek this socket
     /// follows), then the news of those already matched.
     fn hello(&self, sock: u64, keys: &[SeekKey]) -> Vec<Utf8Bytes> {
+        // The tokens are hashed (in `token_is`) under the lobby's lock: a
+        // hello names a few seeks only.
         let mut inner = self.lock();
         let mut added = Vec::new();
-        for k in keys {
+        for k in keys.iter().take(super::HELLO_SEEKS) {
             if ids::well_formed(&k.id)
                 && ids::well_formed(&k.token)
                 && inner.seek(&k.id).is_some_and(|s| s.token_is(&k.token))
