@@ -28,6 +28,10 @@ pub const RECENT_GAMES: u32 = 20;
 pub const MY_FINISHED: u32 = 50;
 /// Live games listed there (an account rarely has more).
 pub const MY_LIVE: u32 = 200;
+/// Live games whose turn is asked of the game itself (loading it if it is
+/// out of memory), the most recently changed first; the others say
+/// `your_turn: null`.
+pub const MY_TURNS: usize = 50;
 /// Games a claim may name at once.
 pub const MAX_CLAIMS: usize = 200;
 
@@ -191,8 +195,13 @@ pub(crate) async fn my_games(State(st): State<AppState>, headers: HeaderMap) -> 
     let t = titles(&st);
     let mut games = Vec::with_capacity(live.len() + finished.len());
     let mut mine = Vec::new();
-    for g in live.drain(..) {
+    for (i, g) in live.drain(..).enumerate() {
         let mut v = game_json(&g, &t);
+        if i >= MY_TURNS {
+            v["your_turn"] = Value::Null;
+            games.push(v);
+            continue;
+        }
         let to_move = if g.game.status == crate::store::Status::Live {
             let id = g.game.id.clone();
             let acc = Some(a.id.clone());
