@@ -2,8 +2,8 @@
 // besides moving: a guest posts a seek and another takes it from the live
 // list; an account challenges another from its page and the other accepts in
 // the lobby; in that casual game, a takeback asked, declined, asked again and
-// accepted; then one player leaves and the other claims the game after the
-// countdown.
+// accepted; then one player leaves on their turn and the other claims the
+// game after the countdown.
 //
 // The server runs behind a (pretended) proxy, each browser context another
 // client address (X-Forwarded-For): the lobby never pairs an address with
@@ -109,9 +109,18 @@ test('a challenge from a player page, accepted in the lobby; takebacks; a claim 
   }
   await playAnyByClicks(first);
   await playAnyByClicks(second);
+  // On the first player's turn the second leaves: nobody is claimed against on another's turn.
   await first.page.locator('.moves li').nth(1).waitFor();
+  const gameUrl = second.page.url();
+  const away = `.seats li[data-seat="${second.state.you}"] .dot`;
+  await second.page.goto(env.server.url + '/rules');
+  await first.page.locator(`${away}:not(.on)`).waitFor();
+  assert.equal(await first.page.locator('.claim [data-action]').count(), 0);
+  await second.page.goto(gameUrl);
+  await first.page.locator(`${away}.on`).waitFor();
+  await playAnyByClicks(first);
 
-  // The second player leaves: the first is offered to claim after a countdown.
+  // The second player leaves on their turn: the first may claim the game after a countdown.
   await second.context.close();
   const claim = first.page.locator('.claim[data-state="waiting"]');
   await claim.waitFor();

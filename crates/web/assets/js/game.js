@@ -22,6 +22,9 @@ function legalOf(m) {
   return null;
 }
 
+/** The events that change the position: a new turn begins. */
+const TURN_EVENTS = new Set(['move', 'join', 'leave', 'takeback']);
+
 /** A small clock face. */
 function clockIcon() {
   const line = { fill: 'none', stroke: 'currentColor', 'stroke-width': 1.6, 'stroke-linecap': 'round' };
@@ -59,6 +62,7 @@ class GamePage {
     this.account = null; // the account logged in, if any
     this.ratings = null; // a rated game's rating changes, once over
     this.offset = null; // this browser's clock minus the server's, in ms (estimated)
+    this.turnAt = 0; // when the position last changed (server's ms), as far as known
     this.lastTick = null;
   }
 
@@ -134,9 +138,7 @@ class GamePage {
     ws.onopen = () => {
       const hello = { type: 'hello' };
       if (this.token) hello.token = this.token;
-      // A rated game over whose rating changes are not known yet: its last
-      // events again (the game_over event has them).
-      if (this.st) hello.version = this.needRatings() ? Math.max(0, this.st.version - 20) : this.st.version;
+      if (this.st) hello.version = this.st.version;
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (e) => {
@@ -214,7 +216,10 @@ class GamePage {
       case 'welcome':
         this.attempt = 0;
         this.setConn('open');
-        for (const e of m.events || []) this.takeRatings(e);
+        for (const e of m.events || []) {
+          this.takeRatings(e);
+          this.noteTurn(e);
+        }
         this.applyState(m.state, false);
         if (this.chat) this.chat.replace(m.chat);
         break;
@@ -313,6 +318,7 @@ class GamePage {
         undone = true;
       }
       this.takeRatings(e);
+      this.noteTurn(e);
     }
     const wasFinished = s.status === 'finished';
     Object.assign(s, {
@@ -367,15 +373,14 @@ class GamePage {
     }
   }
 
+  /** When a turn began: the time of the last event that changed the position. */
+  noteTurn(e) {
+    if (e && TURN_EVENTS.has(e.kind) && typeof e.at === 'number') this.turnAt = Math.max(this.turnAt, e.at);
+  }
+
   /** Keep the rating changes of a `game_over` event (rated games). */
   takeRatings(e) {
     if (e && e.kind === 'game_over' && Array.isArray(e.ratings)) this.ratings = e.ratings;
-  }
-
-  /** Whether this is a rated game over whose rating changes are not known yet. */
-  needRatings() {
-    const s = this.st;
-    return !!s && s.rated && s.status === 'finished' && !this.ratings;
   }
 
   /** The server's time now (ms since 1970), as well as this browser can tell. */
@@ -586,30 +591,33 @@ class GamePage {
   }
 
   /**
-   * The claims against players gone too long (live games without
-   * correspondence clock): the buttons, after a countdown.
+   * The claims against a player gone on their turn (live games without a
+   * correspondence clock): once the seat to move has had no socket for the
+   * claim time of its turn, the other players may claim the win or a draw;
+   * the buttons show the countdown before.
    */
   renderClaim() {
     const s = this.st;
     const box = this.el && this.el.claim;
     if (!box) return;
     const me = s.you !== null && s.you !== undefined;
-    const gone = me && s.status === 'live' && !isCorrespondence(s.clock)
-      ? s.seats.filter((x, i) => i !== s.you && x.kind !== 'computer' && !x.open && !x.online && typeof x.gone_since === 'number')
-      : [];
-    if (!gone.length) {
+    const mover = s.to_move;
+    const seat = typeof mover === 'number' ? s.seats[mover] : null;
+    const gone = me && s.status === 'live' && !isCorrespondence(s.clock) && seat && mover !== s.you
+      && seat.kind !== 'computer' && !seat.open && !seat.online && typeof seat.gone_since === 'number';
+    if (!gone) {
       if (box.firstChild) fill(box);
       box.dataset.state = 'none';
       return;
     }
     const after = typeof s.claim_after_ms === 'number' ? s.claim_after_ms : 60000;
-    const readyAt = Math.min(...gone.map((x) => x.gone_since + after));
-    const wait = Math.ceil((readyAt - this.serverNow()) / 1000);
-    const key = `${wait > 0 ? wait : 0}|${gone.map((x) => x.seat).join(',')}|${s.has_draws}`;
-    if (box.dataset.key === key && box.isConnected && box.firstChild) return;
+    const readyAt = Math.max(seat.gone_since, this.turnAt) + after;
+    const wait = Math.max(0, Math.ceil((readyAt - this.serverNow()) / 1000));
+    const key = `${wait}|${mover}|${s.has_draws}`;
+    if (box.dataset.key === key && box.firstChild) return;
     box.dataset.key = key;
     box.dataset.state = wait > 0 ? 'waiting' : 'ready';
-    const who = gone.map((x) => this.seatLabel(x.seat)).join(', ');
+    const who = this.seatLabel(mover);
     fill(box,
       h('p', { class: 'small' }, wait > 0 ? t('claim.gone', { who, n: wait }) : t('claim.goneLong', { who })),
       h('div', { class: 'actions' },

@@ -145,7 +145,8 @@ export class SeeksPanel {
   /** Follow the guest's seeks on the socket (an account's are followed by its cookie). */
   hello() {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
-    const seeks = Object.entries(this.mine).filter(([, tok]) => tok).map(([id, token]) => ({ id, token }));
+    // The latest ten (a hello names ten at most).
+    const seeks = Object.entries(this.mine).filter(([, tok]) => tok).map(([id, token]) => ({ id, token })).slice(-10);
     if (seeks.length) this.ws.send(JSON.stringify({ type: 'hello', seeks }));
   }
 
