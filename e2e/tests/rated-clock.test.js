@@ -150,7 +150,7 @@ test('a rated game on a short clock, lost on time, in French: result, new rating
   for (const p of [ann, bob]) await p.context.close();
 });
 
-test('chat: a message goes from one player to the other, as text; the switch hides it', async () => {
+test('chat: a message goes from one player to the other, as text; spectators in their own room; the switch hides it', async () => {
   const ann = await player({ name: 'Ann' });
   const bob = await player({ name: 'Bob' });
   await ann.page.goto(env.server.url + '/');
@@ -181,11 +181,22 @@ test('chat: a message goes from one player to the other, as text; the switch hid
   await ann.page.locator('.chat-log li', { hasText: 'Thanks!' }).waitFor();
   await shot(bob.page, 'chat-players');
 
-  // A spectator reads neither room's messages of the players, and must log in to write.
+  // A spectator does not read the players' room, and must log in to write in the spectators' one.
   const eve = await player();
   await eve.page.goto(invite);
   await eve.page.locator('.chat[data-room="spectators"] [data-chat-login]').waitFor();
   assert.equal(await eve.page.locator('.chat-log li', { hasText: 'good luck' }).count(), 0);
+  await signUp(eve, env.server.url, 'eve_watching');
+  await eve.page.goto(invite);
+  await eve.page.locator('.chat[data-room="spectators"] input[name="chat"]').fill('Nice game to watch');
+  await eve.page.locator('.chat [data-action="chat-send"]').click();
+  await eve.page.locator('.chat-log li', { hasText: 'Nice game to watch' }).locator('a[href="/player/eve_watching"]').waitFor();
+  // The players do not read the spectators' room.
+  await ann.page.locator('.chat input[name="chat"]').fill('Still here');
+  await ann.page.locator('.chat input[name="chat"]').press('Enter');
+  await bob.page.locator('.chat-log li', { hasText: 'Still here' }).waitFor();
+  assert.equal(await bob.page.locator('.chat-log li', { hasText: 'Nice game' }).count(), 0);
+  assert.equal(await eve.page.locator('.chat-log li', { hasText: 'Still here' }).count(), 0);
   await eve.context.close();
 
   // A message too long for the server is refused discreetly (the field stops at 300).

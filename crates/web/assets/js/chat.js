@@ -17,7 +17,7 @@ const KEEP = 200;
 export const chatOff = () => localStorage.getItem(KEY) === 'off';
 
 /** The error codes of the server that concern a chat message. */
-export const CHAT_ERRORS = new Set(['bad_chat', 'chat_rate', 'login_required', 'not_seated']);
+export const CHAT_ERRORS = new Set(['bad_chat', 'chat_rate', 'chat_busy', 'chat_full', 'login_required', 'not_seated']);
 
 export class ChatPanel {
   /**
