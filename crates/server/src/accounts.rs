@@ -99,7 +99,8 @@ impl Accounts {
         {
             let mut map = self.by_addr.lock().map_err(|_| ApiError::internal("attempts poisoned"))?;
             prune(&mut map, now);
-            if !map.entry(addr).or_insert_with(|| Bucket::new_at(ADDR_BURST, now)).take_at(ADDR_RATE, ADDR_BURST, now) {
+            let key = crate::listen::address_key(addr);
+            if !map.entry(key).or_insert_with(|| Bucket::new_at(ADDR_BURST, now)).take_at(ADDR_RATE, ADDR_BURST, now) {
                 return Err(refused());
             }
         }

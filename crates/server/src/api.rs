@@ -161,22 +161,21 @@ pub(crate) async fn list(
     Ok(Json(json!({ "games": games, "next": next })))
 }
 
+/// Read game `id` as the request's seat token, else its account, else a
+/// spectator, may see it.
+async fn read(st: &AppState, id: &str, headers: &HeaderMap, what: impl Fn() -> TableQuery) -> ApiResult<Value> {
+    let (token, account) = who(st, headers).await?;
+    let account = account.map(|a| a.id);
+    st.0.request(id, |reply| Cmd::Query { token: token.clone(), account: account.clone(), what: what(), reply }).await
+}
+
 /// `GET /api/games/{id}`: the state, as the bearer's seat (or a spectator) sees it.
 pub(crate) async fn get_game(
     State(st): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Json<Value>> {
-    let (token, account) = who(&st, &headers).await?;
-    let account = account.map(|a| a.id);
-    let v =
-        st.0.request(&id, |reply| Cmd::Query {
-            token: token.clone(),
-            account: account.clone(),
-            what: TableQuery::State,
-            reply,
-        })
-        .await?;
+    let v = read(&st, &id, &headers, || TableQuery::State).await?;
     Ok(Json(v))
 }
 
@@ -194,16 +193,7 @@ pub(crate) async fn record(
     q: Result<Query<RecordParams>, QueryRejection>,
 ) -> ApiResult<Response> {
     let Query(q) = q.map_err(query_error)?;
-    let (token, account) = who(&st, &headers).await?;
-    let account = account.map(|a| a.id);
-    let v =
-        st.0.request(&id, |reply| Cmd::Query {
-            token: token.clone(),
-            account: account.clone(),
-            what: TableQuery::Record,
-            reply,
-        })
-        .await?;
+    let v = read(&st, &id, &headers, || TableQuery::Record).await?;
     match q.format.as_deref() {
         None | Some("json") => Ok(Json(v).into_response()),
         Some("text") => Ok((
@@ -229,16 +219,7 @@ pub(crate) async fn position(
     q: Result<Query<PositionParams>, QueryRejection>,
 ) -> ApiResult<Json<Value>> {
     let Query(q) = q.map_err(query_error)?;
-    let (token, account) = who(&st, &headers).await?;
-    let account = account.map(|a| a.id);
-    let v =
-        st.0.request(&id, |reply| Cmd::Query {
-            token: token.clone(),
-            account: account.clone(),
-            what: TableQuery::Position(q.ply),
-            reply,
-        })
-        .await?;
+    let v = read(&st, &id, &headers, || TableQuery::Position(q.ply)).await?;
     Ok(Json(v))
 }
 

@@ -37,6 +37,10 @@ impl ApiError {
     pub fn bad_token() -> Self {
         ApiError::new(StatusCode::UNAUTHORIZED, "bad_token", "this token is not the token of any seat of this game")
     }
+    /// 401: a rated game is between accounts; `what` says what needs one.
+    pub fn account_required(what: &str) -> Self {
+        ApiError::new(StatusCode::UNAUTHORIZED, "account_required", format!("a rated game is between accounts: {what}"))
+    }
     /// 403: the requester may not do this.
     pub fn forbidden(code: &'static str, message: impl Into<String>) -> Self {
         ApiError::new(StatusCode::FORBIDDEN, code, message)

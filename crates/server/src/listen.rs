@@ -168,7 +168,7 @@ impl Drop for Permit {
 
 /// The key an address is counted under: IPv4 (also when mapped into IPv6),
 /// or the /64 network of an IPv6 address (one customer's usual allocation).
-fn key_of(ip: IpAddr) -> IpAddr {
+pub(crate) fn address_key(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
@@ -196,7 +196,7 @@ impl Gate {
     /// Admit a connection from `ip`, or say why not.
     pub(crate) fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<Permit, Refusal> {
         let l = &self.limits;
-        let key = key_of(ip);
+        let key = address_key(ip);
         let loopback = key.is_loopback();
         let mut c = self.counts.lock().unwrap_or_else(|p| p.into_inner());
         let held = c.by_ip.get(&key).copied().unwrap_or(0);
@@ -601,10 +601,10 @@ mod tests {
     #[test]
     fn keys() {
         let v6: IpAddr = "2001:db8:1:2:3:4:5:6".parse().unwrap();
-        assert_eq!(key_of(v6), "2001:db8:1:2::".parse::<IpAddr>().unwrap());
+        assert_eq!(address_key(v6), "2001:db8:1:2::".parse::<IpAddr>().unwrap());
         let mapped: IpAddr = "::ffff:10.1.2.3".parse().unwrap();
-        assert_eq!(key_of(mapped), "10.1.2.3".parse::<IpAddr>().unwrap());
-        assert!(key_of("::1".parse().unwrap()).is_loopback());
+        assert_eq!(address_key(mapped), "10.1.2.3".parse::<IpAddr>().unwrap());
+        assert!(address_key("::1".parse().unwrap()).is_loopback());
     }
 
     #[test]

@@ -37,7 +37,7 @@ mod seeks;
 mod socket;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::net::{IpAddr, Ipv6Addr};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -676,20 +676,9 @@ impl Lobby {
     }
 }
 
-/// The key an address is counted under: IPv4 (also when mapped into IPv6),
-/// or the /64 network of an IPv6 address.
+/// The key an address is counted under (see [`crate::listen::address_key`]).
 fn addr_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None if v6.is_loopback() => ip,
-            None => {
-                let s = v6.segments();
-                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-            }
-        },
-    }
+    crate::listen::address_key(ip)
 }
 
 fn client_ip(info: Option<Extension<crate::ClientIp>>) -> IpAddr {
@@ -697,11 +686,7 @@ fn client_ip(info: Option<Extension<crate::ClientIp>>) -> IpAddr {
 }
 
 fn account_required() -> ApiError {
-    ApiError::new(
-        StatusCode::UNAUTHORIZED,
-        "account_required",
-        "a rated game is between accounts: log in (or sign up) first",
-    )
+    ApiError::account_required("log in (or sign up) first")
 }
 
 fn not_logged_in() -> ApiError {

@@ -407,7 +407,7 @@ impl Shared {
             let now = Instant::now();
             map.retain(|_, b| now.duration_since(b.last) < Duration::from_secs(60));
         }
-        map.entry(addr)
+        map.entry(crate::listen::address_key(addr))
             .or_insert_with(|| Bucket::new(self.ctx.limits.http_burst))
             .take(self.ctx.limits.http_rate, self.ctx.limits.http_burst)
     }
@@ -513,14 +513,7 @@ impl Shared {
             match s {
                 SeatRequest::Human => {
                     players.push(None);
-                    seats.push(SeatRow {
-                        seat: i,
-                        kind: SeatKind::Human,
-                        player: None,
-                        name: None,
-                        token_hash: None,
-                        account: None,
-                    });
+                    seats.push(SeatRow::open(i));
                 }
                 SeatRequest::Computer { player } => {
                     let level = crate::players::level_of(player);
@@ -562,11 +555,7 @@ impl Shared {
         if req.rated && !holders.iter().any(|(_, h)| matches!(h, Holder::Account(_))) {
             // The computer levels' ratings anchor the pool: only a person
             // playing them moves them.
-            return Err(ApiError::new(
-                axum::http::StatusCode::UNAUTHORIZED,
-                "account_required",
-                "a rated game is between accounts, and its creator plays in it: log in and take a seat",
-            ));
+            return Err(ApiError::account_required("its creator plays in it: log in and take a seat"));
         }
         let mut tokens: Vec<Option<String>> = vec![None; n];
         for (s, h) in &holders {
@@ -588,11 +577,7 @@ impl Shared {
                     (Some(a.name.clone()), Some(a.id.clone()))
                 }
                 Holder::Guest(_) if req.rated => {
-                    return Err(ApiError::new(
-                        axum::http::StatusCode::UNAUTHORIZED,
-                        "account_required",
-                        "a rated game is between accounts: log in (or sign up) first",
-                    ));
+                    return Err(ApiError::account_required("log in (or sign up) first"));
                 }
                 Holder::Guest(name) => (name.clone(), None),
             };

@@ -153,6 +153,13 @@ pub struct SeatRow {
     pub account: Option<String>,
 }
 
+impl SeatRow {
+    /// A person's seat, open.
+    pub fn open(seat: usize) -> SeatRow {
+        SeatRow { seat, kind: SeatKind::Human, player: None, name: None, token_hash: None, account: None }
+    }
+}
+
 /// What an event is. Stored, and sent to clients, as its snake_case name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]

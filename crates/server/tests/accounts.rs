@@ -11,7 +11,7 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use common::{get, log_in, refs, request, same_origin, sign_up, start, start_with, whoami};
+use common::{config, get, log_in, refs, request, same_origin, sign_up, start, start_with, whoami};
 use plateau_server::Limits;
 use serde_json::json;
 
@@ -74,12 +74,7 @@ async fn sign_up_log_in_log_out_and_change_the_password() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sessions_outlive_a_restart() {
     let dir = common::temp_dir("accounts-restart");
-    let config = plateau_server::Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        db: format!("sqlite://{}", dir.join("plateau.sqlite").display()),
-        ai_threads: 1,
-        ..Default::default()
-    };
+    let config = config(&dir);
     let server = plateau_server::start(config.clone()).await.unwrap();
     let cookie = sign_up(server.addr(), "127.0.0.1", "Carol", "correct horse").await.cookie();
     server.stop().await.unwrap();

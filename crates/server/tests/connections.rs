@@ -8,7 +8,9 @@
 
 mod common;
 
-use std::net::{Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+use plateau_client as client;
 use std::time::Duration;
 
 use common::*;
@@ -301,7 +303,15 @@ async fn healthy_websockets_outlive_the_timeouts_and_count() {
     };
     let s = start_conns(limits).await;
     let addr = s.addr;
-    let (id, token, _) = create(addr, json!({ "game": "abalone" })).await;
+    // Created from another address: the client's pooled HTTP connection
+    // must not count against 127.0.0.1's two.
+    let r =
+        client::post_from(Some(IpAddr::from([127, 0, 0, 2])), addr, "/api/games", None, &json!({ "game": "abalone" }))
+            .await
+            .unwrap();
+    assert_eq!(r.status, 201, "{}", r.body);
+    let v = r.json();
+    let (id, token) = (v["id"].as_str().unwrap().to_string(), v["token"].as_str().map(str::to_string));
     let (mut a, _) = Client::open(addr, &id, token.as_deref(), None).await;
     let (mut b, _) = Client::open(addr, &id, None, None).await;
     // Both sockets count against the cap of 2 for 127.0.0.1.

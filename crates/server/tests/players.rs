@@ -226,12 +226,7 @@ async fn the_clock_falls_and_the_player_loses_on_time() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clocks_survive_a_restart_without_charging_the_time_down() {
     let dir = temp_dir("clock-restart");
-    let config = plateau_server::Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        db: format!("sqlite://{}", dir.join("plateau.sqlite").display()),
-        ai_threads: 1,
-        ..Default::default()
-    };
+    let config = config(&dir);
     let server = plateau_server::start(config.clone()).await.unwrap();
     let addr = server.addr();
     // A long clock and a short one, each with the second seat's clock running.

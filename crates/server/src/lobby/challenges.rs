@@ -19,8 +19,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{
-    CHALLENGE_TTL, CHALLENGES_PER_ACCOUNT, CHALLENGES_TO_ACCOUNT, CORRESPONDENCE_CHALLENGE_TTL, Challenge, Member, Terms, answer, client_ip,
-    frame, not_logged_in, parse,
+    CHALLENGE_TTL, CHALLENGES_PER_ACCOUNT, CHALLENGES_TO_ACCOUNT, CORRESPONDENCE_CHALLENGE_TTL, Challenge, Member,
+    Terms, answer, client_ip, frame, not_logged_in, parse,
 };
 use crate::AppState;
 use crate::accounts::{RESERVED_PREFIX, account_name, account_of, name_key};

@@ -4,7 +4,7 @@
 use plateau_rating::Rating;
 use sqlx::{QueryBuilder, Row, Sqlite};
 
-use super::{BoxFut, GAME_COLUMNS, MOVES_SQL, GameRow, SeatRow, SqliteStore, StoreError, game_row};
+use super::{BoxFut, GAME_COLUMNS, GameRow, MOVES_SQL, SeatRow, SqliteStore, StoreError, game_row};
 
 /// A rated game's new rating for one account (written with the result).
 #[derive(Clone, Debug, PartialEq)]

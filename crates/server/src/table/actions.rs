@@ -318,11 +318,7 @@ impl Table {
             return Err(ApiError::conflict("not_open", "this game has no open seat"));
         }
         if self.row.rated && account.is_none() {
-            return Err(ApiError::new(
-                axum::http::StatusCode::UNAUTHORIZED,
-                "account_required",
-                "a rated game is between accounts: log in (or sign up) to take a seat",
-            ));
+            return Err(ApiError::account_required("log in (or sign up) to take a seat"));
         }
         if let Some((id, _)) = &account
             && self.seats.iter().any(|s| s.account.as_deref() == Some(id.as_str()))
@@ -423,16 +419,7 @@ impl Table {
         let m = self.new_match_with_seed(seed)?;
         let now = now_ms();
         let new_id = ids::new_game_id()?;
-        let mut seats: Vec<SeatRow> = (0..n)
-            .map(|i| SeatRow {
-                seat: i,
-                kind: SeatKind::Human,
-                player: None,
-                name: None,
-                token_hash: None,
-                account: None,
-            })
-            .collect();
+        let mut seats: Vec<SeatRow> = (0..n).map(SeatRow::open).collect();
         for (i, old) in self.seats.iter().enumerate() {
             let j = (i + 1) % n;
             seats[j] = SeatRow {

@@ -38,6 +38,17 @@ pub fn temp_dir(tag: &str) -> PathBuf {
     d
 }
 
+/// A server's configuration on the database in `dir` (to stop it and start
+/// it again on the same database).
+pub fn config(dir: &std::path::Path) -> Config {
+    Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db: format!("sqlite://{}", dir.join("plateau.sqlite").display()),
+        ai_threads: 1,
+        ..Default::default()
+    }
+}
+
 pub async fn start() -> TestServer {
     start_with(Limits::default()).await
 }
