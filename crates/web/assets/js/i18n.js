@@ -152,6 +152,7 @@ const en = {
   'level.4': 'club: a fifth of a second a move',
   'level.5': 'strong: a second a move',
   'level.6': 'expert: five seconds a move',
+
   // Accounts, players, ratings, leaderboards, my games (issue 15).
   'nav.leaderboard': 'Leaderboard',
   'acct.logIn': 'Log in',
@@ -530,6 +531,7 @@ const fr = {
   'level.4': 'club : un cinquième de seconde par coup',
   'level.5': 'fort : une seconde par coup',
   'level.6': 'expert : cinq secondes par coup',
+
   // Comptes, joueurs, classements, mes parties (issue 15).
   'nav.leaderboard': 'Classement',
   'acct.logIn': 'Se connecter',
