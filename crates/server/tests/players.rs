@@ -296,6 +296,8 @@ async fn a_player_gone_for_the_claim_time_can_be_claimed_against() {
         let st_now = state(s.addr, &id, None).await;
         assert!(st_now["seats"][1]["gone_since"].is_i64(), "{st_now}");
         assert_eq!(st_now["claim_after_ms"], 1000);
+        // The turn began with Ann's move, after the game was made.
+        assert!(st_now["turn_since"].as_i64().unwrap() > st_now["created_at"].as_i64().unwrap() - 1, "{st_now}");
         // Gone, but not long enough yet.
         let (st, v) = act(s.addr, &id, &t0, json!({ "type": ty })).await;
         assert_eq!((st, v["code"].as_str()), (409, Some("nobody_gone")), "{v}");

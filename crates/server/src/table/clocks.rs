@@ -165,13 +165,18 @@ impl Table {
         }
     }
 
+    /// When the position last changed: the turn of the seat to move began then.
+    pub(super) fn turn_since(&self) -> i64 {
+        self.events.iter().rev().find(|e| e.kind.changes_position()).map_or(self.row.created_at, |e| e.at)
+    }
+
     /// The seat that may be claimed against at `now`: the seat to move, a
     /// person with no socket open, gone (and not acting) for the claim time
     /// since its turn began. A player is never claimed against on another's
     /// turn (a program playing over HTTP acts only on its own).
     fn gone(&self, now: i64) -> Option<Seat> {
         let s = self.to_move()?;
-        let turn_began = self.events.iter().rev().find(|e| e.kind.changes_position()).map_or(0, |e| e.at);
+        let turn_began = self.turn_since();
         let away = self.seats[s].gone_since?.max(turn_began);
         (self.human_seated(s) && !self.subs.iter().any(|x| x.seat == Some(s)) && now - away >= self.claim_after_ms())
             .then_some(s)

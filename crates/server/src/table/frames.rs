@@ -116,6 +116,8 @@ struct StateFrame<'a> {
     clock_running: Option<Seat>,
     /// How long a player must be gone before the others may claim, in ms.
     claim_after_ms: i64,
+    /// When the position last changed (ms since 1970): the turn began then.
+    turn_since: i64,
     view: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     seed: Option<u64>,
@@ -258,6 +260,7 @@ impl Table {
             clocks: self.clocks.as_ref().map(|c| c.at(now_ms())),
             clock_running: self.clocks.as_ref().and_then(|c| c.running()),
             claim_after_ms: self.claim_after_ms(),
+            turn_since: self.turn_since(),
             view: view_of(&*self.m, self.reader(seat)),
             seed: self.seed_visible().then_some(self.row.seed),
             legal_moves,

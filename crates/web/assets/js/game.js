@@ -271,6 +271,7 @@ class GamePage {
   // ---------------------------------------------------------------- state
 
   applyState(s, first) {
+    if (typeof s.turn_since === 'number') this.turnAt = Math.max(this.turnAt, s.turn_since);
     const before = this.st;
     this.st = s;
     if (Array.isArray(s.history)) {
