@@ -22,8 +22,9 @@ pub(crate) struct TableCtx {
     pub limits: Limits,
     /// The database, for the few reads a game makes (ratings at its end).
     pub store: Arc<dyn Storage>,
-    /// Held while a game reads and writes ratings (see `clocks::Ending`).
-    pub ratings: Arc<tokio::sync::Mutex<()>>,
+    /// One lock per account, held while a game reads and writes the
+    /// account's rating (see `clocks::Ending`).
+    ratings: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     /// Set when the server stops: every game's task ends (its clocks stop
     /// with it; a restart charges nobody the time down).
     halt: tokio::sync::watch::Sender<bool>,
@@ -55,13 +56,38 @@ impl TableCtx {
             pool,
             limits,
             store,
-            ratings: Arc::new(tokio::sync::Mutex::new(())),
+            ratings: Mutex::new(HashMap::new()),
             halt: tokio::sync::watch::Sender::new(false),
             started_at: super::now_ms(),
             deadlines: Mutex::new(HashMap::new()),
             tables: Mutex::new(HashMap::new()),
             next: AtomicU64::new(1),
         }
+    }
+
+    /// Lock the ratings of these accounts (in the order of their ids, so
+    /// that two games never wait for each other): two games of one player
+    /// never rate from the same old rating, and games of other players go
+    /// on at once.
+    pub(crate) async fn lock_ratings(&self, accounts: &[String]) -> Vec<tokio::sync::OwnedMutexGuard<()>> {
+        let mut ids: Vec<&String> = accounts.iter().collect();
+        ids.sort();
+        ids.dedup();
+        let locks: Vec<Arc<tokio::sync::Mutex<()>>> = match self.ratings.lock() {
+            Ok(mut map) => {
+                if map.len() > 10_000 {
+                    // Locks nobody holds or waits for.
+                    map.retain(|_, l| Arc::strong_count(l) > 1);
+                }
+                ids.iter().map(|id| map.entry((*id).clone()).or_default().clone()).collect()
+            }
+            Err(_) => Vec::new(),
+        };
+        let mut guards = Vec::with_capacity(locks.len());
+        for l in locks {
+            guards.push(l.lock_owned().await);
+        }
+        guards
     }
 
     /// End every game's task (the server stops).
