@@ -502,3 +502,34 @@ async fn a_clock_falls_on_time_in_a_game_out_of_memory() {
     assert!(!events.iter().any(|e| e["kind"] == "clock"), "{w}");
     assert_eq!(w["state"]["result"]["reason"], "time");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_games_of_one_player_ending_together_both_count() {
+    let s = start().await;
+    let (_, alice) = account(s.addr, "alice").await;
+    let (_, bob) = account(s.addr, "bob").await;
+    let (_, carol) = account(s.addr, "carol").await;
+    let mut games = Vec::new();
+    for other in [&bob, &carol] {
+        let (_, v) = create_as(s.addr, Some(&alice), json!({ "game": "abalone", "rated": true })).await;
+        let id = v["id"].as_str().unwrap().to_string();
+        post(s.addr, &format!("/api/games/{id}/join"), Some(other), json!({})).await;
+        play_first(s.addr, &id, &alice).await;
+        play_first(s.addr, &id, other).await;
+        games.push((id, other.clone()));
+    }
+    // Both opponents resign at once.
+    let (a, b) = tokio::join!(
+        act(s.addr, &games[0].0, &games[0].1, json!({ "type": "resign" })),
+        act(s.addr, &games[1].0, &games[1].1, json!({ "type": "resign" })),
+    );
+    assert_eq!((a.0, b.0), (200, 200));
+    let (_, p) = get(s.addr, "/api/players/alice", None).await;
+    assert_eq!(p["ratings"]["abalone"]["games"], 2, "{p}");
+    let h = p["history"]["abalone"].as_array().unwrap();
+    assert_eq!(h.len(), 2);
+    // The second game was rated from the first one's result, not from 1500.
+    close(&h[0]["before"], 1500.0, "the first game");
+    close(&h[1]["before"], h[0]["rating"].as_f64().unwrap(), "the second game");
+    close(&h[0]["rating"], NEW_WINNER, "the first game's result");
+}
