@@ -389,6 +389,16 @@ test('a rated game: the profile shows the provisional rating, the chart point li
   await page.waitForURL(/\/player\/computer-1$/);
   await page.locator('.profile-head [data-computer="true"]', { hasText: 'Computer' }).waitFor();
   await page.locator('.game-stats[data-game="abalone"]').waitFor();
+  // Its page offers a game against it (no challenge: it answers at once).
+  await page.locator('[data-action="challenge"]', { hasText: 'Play this level' }).click();
+  await page.locator('form.challenge-form select[name="challenge-game"]').selectOption('abalone');
+  await page.locator('[data-action="send-challenge"]').click();
+  await page.waitForURL(/\/game\/[A-Za-z0-9_-]+$/);
+  const newGame = page.url().split('/').pop();
+  const st = await env.server.api(`/api/games/${newGame}`);
+  assert.equal(st.rated, true);
+  assert.equal(st.seats[1].spec, 'ai:1');
+  assert.equal(st.seats[0].account, 'Dee_rated');
   assert.deepEqual(p.errors, []);
   await p.context.close();
 });
