@@ -67,6 +67,7 @@ mod accounts;
 mod api;
 mod listen;
 mod lobby;
+mod metrics;
 mod profiles;
 mod state;
 mod table;
@@ -258,6 +259,7 @@ pub fn router(state: AppState, ui: Option<Router>) -> Router {
         .route("/api/catalog", get(api::catalog))
         .route("/api/setup", post(api::setup))
         .route("/api/stats", get(api::stats))
+        .route("/metrics", get(metrics::scrape))
         .route("/api/games", get(api::list).post(api::create))
         .route("/api/games/{id}", get(api::get_game))
         .route("/api/games/{id}/join", post(api::join))

@@ -986,6 +986,8 @@ pub struct WriterStats {
     pub commit_micros: AtomicU64,
     /// The longest commit, in microseconds.
     pub max_commit_micros: AtomicU64,
+    /// The duration of every commit (served at `/metrics`).
+    pub(crate) commit_seconds: crate::metrics::Histogram,
 }
 
 /// The group-commit writer: one task that commits every waiting write of every
@@ -1019,7 +1021,9 @@ impl Writer {
                 let groups: Vec<Vec<WriteOp>> = batch.iter_mut().map(|p| std::mem::take(&mut p.ops)).collect();
                 let t = std::time::Instant::now();
                 let r = store.commit(&groups).await;
-                let us = t.elapsed().as_micros() as u64;
+                let took = t.elapsed();
+                st.commit_seconds.observe(took);
+                let us = took.as_micros() as u64;
                 st.commit_micros.fetch_add(us, Ordering::Relaxed);
                 st.max_commit_micros.fetch_max(us, Ordering::Relaxed);
                 match r {

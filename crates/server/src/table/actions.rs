@@ -42,6 +42,7 @@ impl Table {
     /// Play a move for `seat` (a person's, checked against `version`, or a
     /// computer's).
     pub(super) async fn play(&mut self, seat: Seat, text: &str, version: Option<u64>) -> Result<(), ApiError> {
+        let taken = std::time::Instant::now();
         let gestures = self.acting_gestures;
         let state = |t: &Table| t.state_json(Some(seat), false, gestures);
         if self.row.status != Status::Live {
@@ -125,6 +126,7 @@ impl Table {
             self.row.status = Status::Finished;
         }
         self.publish(rows, false);
+        self.ctx.metrics.moved(taken);
         self.maybe_start_ai();
         Ok(())
     }

@@ -22,6 +22,8 @@ pub(crate) struct TableCtx {
     pub limits: Limits,
     /// The database, for the few reads a game makes (ratings at its end).
     pub store: Arc<dyn Storage>,
+    /// The metrics served at `/metrics`.
+    pub metrics: crate::metrics::Metrics,
     /// One lock per account, held while a game reads and writes the
     /// account's rating (see `clocks::Ending`).
     ratings: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
@@ -51,6 +53,7 @@ impl TableCtx {
         store: Arc<dyn Storage>,
     ) -> TableCtx {
         TableCtx {
+            metrics: crate::metrics::Metrics::new(writer.stats.clone()),
             registry,
             writer,
             pool,
