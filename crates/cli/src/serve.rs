@@ -21,7 +21,8 @@ pub struct ServeArgs {
     /// Where to listen (port 0: any free port; the address is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// The database: sqlite://PATH (the file and its directory are created).
+    /// The database: sqlite://PATH (the file and its directory are created)
+    /// or postgres://USER@HOST:PORT/DATABASE (an existing database).
     #[arg(long, default_value = "sqlite://data/plateau.sqlite")]
     pub db: String,
     /// Threads for the computer players (default: one per core).

@@ -9,11 +9,11 @@
 //!
 //! The SQL is portable (TEXT and BIGINT columns, no engine-specific types; the
 //! writes are built with sqlx's query builder, which writes each engine's
-//! placeholders, the few reads use `?` where PostgreSQL writes `$1`): a
-//! PostgreSQL backend is another implementation of [`Storage`] with the same
-//! statements and the same migration, selected by the `postgres://` URL
-//! scheme. (Its commit would send `BEGIN`, the statements and `COMMIT` in one
-//! transaction rather than one multi-statement query.)
+//! placeholders). Two backends implement [`Storage`] with the same statements
+//! and the same migrations: SQLite ([`SqliteStore`], here) and PostgreSQL
+//! ([`postgres::PgStore`], selected by the `postgres://` URL scheme, whose
+//! commit sends `BEGIN`, the statements and `COMMIT` in one transaction rather
+//! than one multi-statement query).
 //!
 //! Every write goes through the [`Writer`]: a single task that takes every write
 //! waiting, from every game, and commits them in one transaction (group
@@ -33,6 +33,7 @@ use tokio::sync::{mpsc, oneshot};
 
 pub mod chat;
 pub(crate) mod players;
+pub mod postgres;
 
 /// A boxed future, for the object-safe [`Storage`] trait.
 pub type BoxFut<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -489,13 +490,11 @@ pub enum Durability {
 }
 
 /// Open the database at `url`: `sqlite://PATH` (or a bare path; the file and
-/// its directory are created), with the migrations applied.
+/// its directory are created) or `postgres://…` (`postgresql://…`; the
+/// database must exist), with the migrations applied.
 pub async fn open(url: &str, durability: Durability) -> Result<Arc<dyn Storage>, StoreError> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        return Err(StoreError(
-            "this build has only the SQLite backend; PostgreSQL would be another implementation of store::Storage"
-                .into(),
-        ));
+        return Ok(Arc::new(postgres::PgStore::open(url, durability).await?));
     }
     let path = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
     if path.is_empty() {

@@ -1,0 +1,723 @@
+//! The PostgreSQL backend: [`PgStore`], the same tables, migrations and
+//! semantics as [`super::SqliteStore`], selected by a `postgres://` (or
+//! `postgresql://`) URL.
+//!
+//! The statements are SQLite's with PostgreSQL's placeholders (`$1`…; the
+//! statements built at run time use sqlx's query builder on [`Postgres`]).
+//! Two differences of types are handled when reading: the `seat` columns of
+//! `seats` and `events` are `INTEGER` (four bytes in PostgreSQL), and
+//! PostgreSQL sums `BIGINT`s as `NUMERIC`, so the count of moves is cast back
+//! to `BIGINT`.
+//!
+//! Every write (the group commit's transaction, accounts, sessions, tokens,
+//! claims) is made under one lock, as SQLite's single writing connection
+//! does: a check-then-write (the cap on tokens, a claim) sees every write
+//! before it. A group commit is one transaction: `BEGIN`, its statements,
+//! `COMMIT`, rolled back whole if one fails. Commits are durable when they
+//! return (`synchronous_commit` on) with [`Durability::Full`]; with
+//! [`Durability::Normal`] `synchronous_commit` is off: a commit survives the
+//! server being killed (PostgreSQL holds it) but not a crash of PostgreSQL's
+//! machine in the following fraction of a second.
+
+use plateau_rating::Rating;
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow};
+use sqlx::{Postgres, QueryBuilder, Row};
+
+use super::chat::{self, ChatRow};
+use super::players::{AccountGame, HistoryRow, Leader, OutcomeCount, PlayerStore, RatingChange, StoredRating};
+use super::{
+    ACCOUNT_COLUMNS, AccountRow, BoxFut, Durability, EventKind, EventRow, GAME_COLUMNS, GameRow, Listed, Listing,
+    MOVES_SQL, ROWS_PER_INSERT, SeatKind, SeatRow, SessionRow, Status, Storage, StoreError, StoredGame, TokenRow,
+    WriteOp,
+};
+
+/// The PostgreSQL backend: a pool of connections, and one lock for writes.
+pub struct PgStore {
+    pool: PgPool,
+    writes: tokio::sync::Mutex<()>,
+}
+
+impl PgStore {
+    /// Connect to the database at `url` and apply the migrations.
+    pub(crate) async fn open(url: &str, durability: Durability) -> Result<PgStore, StoreError> {
+        let opts: PgConnectOptions = url.parse()?;
+        let opts = match durability {
+            Durability::Full => opts.options([("synchronous_commit", "on")]),
+            Durability::Normal => opts.options([("synchronous_commit", "off")]),
+        };
+        let pool = PgPoolOptions::new().max_connections(8).min_connections(1).connect_with(opts).await?;
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(PgStore { pool, writes: tokio::sync::Mutex::new(()) })
+    }
+
+    async fn commit_inner(&self, groups: &[Vec<WriteOp>]) -> Result<(), StoreError> {
+        let _w = self.writes.lock().await;
+        // Dropped without a commit (a statement failed), the transaction is
+        // rolled back.
+        let mut tx = self.pool.begin().await?;
+        let mut events: Vec<(&str, &EventRow)> = Vec::new();
+        for op in groups.iter().flatten() {
+            let mut q: QueryBuilder<Postgres> = QueryBuilder::new("");
+            match op {
+                WriteOp::InsertGame { game, seats } => {
+                    let options = serde_json::to_string(&game.options).map_err(|e| StoreError(e.to_string()))?;
+                    q.push(
+                        "INSERT INTO games (id, game, variant, options, seed, status, result, termination, ply, \
+                         rematch_of, rematch, created_at, updated_at, rated, clock) ",
+                    );
+                    q.push_values(std::iter::once(game), |mut b, game| {
+                        b.push_bind(game.id.clone())
+                            .push_bind(game.game.clone())
+                            .push_bind(game.variant.clone())
+                            .push_bind(options.clone())
+                            .push_bind(game.seed as i64)
+                            .push_bind(game.status.as_str())
+                            .push_bind(game.result.clone())
+                            .push_bind(game.termination.clone())
+                            .push_bind(game.ply as i64)
+                            .push_bind(game.rematch_of.clone())
+                            .push_bind(game.rematch.clone())
+                            .push_bind(game.created_at)
+                            .push_bind(game.updated_at)
+                            .push_bind(game.rated as i64)
+                            .push_bind(game.clock.map(|c| c.to_json()));
+                    });
+                    q.build().execute(&mut *tx).await?;
+                    if !seats.is_empty() {
+                        let mut q: QueryBuilder<Postgres> = QueryBuilder::new(
+                            "INSERT INTO seats (game_id, seat, kind, player, name, token_hash, account_id) ",
+                        );
+                        q.push_values(seats, |mut b, s| {
+                            b.push_bind(game.id.clone())
+                                .push_bind(s.seat as i32)
+                                .push_bind(match s.kind {
+                                    SeatKind::Human => "human",
+                                    SeatKind::Computer => "computer",
+                                })
+                                .push_bind(s.player.clone())
+                                .push_bind(s.name.clone())
+                                .push_bind(s.token_hash.clone())
+                                .push_bind(s.account.clone());
+                        });
+                        q.build().persistent(false).execute(&mut *tx).await?;
+                    }
+                    continue;
+                }
+                WriteOp::InsertEvent { game_id, event } => {
+                    events.push((game_id, event));
+                    continue;
+                }
+                WriteOp::InsertChat { game_id, message } => {
+                    q.push("INSERT INTO chat (game_id, n, seat, name, text, at) ");
+                    q.push_values(std::iter::once(message), |mut b, m| {
+                        b.push_bind(game_id.clone())
+                            .push_bind(m.n as i64)
+                            .push_bind(m.seat.map(|s| s as i64))
+                            .push_bind(m.name.clone())
+                            .push_bind(m.text.clone())
+                            .push_bind(m.at);
+                    });
+                }
+                WriteOp::UpdateSeat { game_id, seat, name, token_hash, account } => {
+                    q.push("UPDATE seats SET name = ").push_bind(name.clone());
+                    q.push(", token_hash = ").push_bind(token_hash.clone());
+                    q.push(", account_id = ").push_bind(account.clone());
+                    q.push(" WHERE game_id = ").push_bind(game_id.clone());
+                    q.push(" AND seat = ").push_bind(*seat as i32);
+                }
+                WriteOp::Outcomes { game_id, outcomes } => {
+                    for (seat, o) in outcomes.iter().enumerate() {
+                        sqlx::query("UPDATE seats SET outcome = $1 WHERE game_id = $2 AND seat = $3")
+                            .bind(*o)
+                            .bind(game_id)
+                            .bind(seat as i32)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    continue;
+                }
+                WriteOp::Rate(c) => {
+                    rate(&mut tx, c).await?;
+                    continue;
+                }
+                WriteOp::UpdateGame { game_id, status, result, termination, ply, rematch, seed, at } => {
+                    q.push("UPDATE games SET status = ").push_bind(status.as_str());
+                    q.push(", result = ").push_bind(result.clone());
+                    q.push(", termination = ").push_bind(termination.clone());
+                    q.push(", ply = ").push_bind(*ply as i64);
+                    q.push(", rematch = ").push_bind(rematch.clone());
+                    q.push(", seed = ").push_bind(*seed as i64);
+                    q.push(", updated_at = ").push_bind(*at);
+                    q.push(" WHERE id = ").push_bind(game_id.clone());
+                }
+            }
+            q.build().execute(&mut *tx).await?;
+        }
+        for chunk in events.chunks(ROWS_PER_INSERT) {
+            let mut q: QueryBuilder<Postgres> =
+                QueryBuilder::new("INSERT INTO events (game_id, version, kind, seat, data, at) ");
+            q.push_values(chunk, |mut b, (id, e)| {
+                b.push_bind(id.to_string())
+                    .push_bind(e.version as i64)
+                    .push_bind(e.kind.as_str())
+                    .push_bind(e.seat.map(|s| s as i32))
+                    .push_bind(e.data.clone())
+                    .push_bind(e.at);
+            });
+            q.build().persistent(false).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn seats_of(&self, ids: &[&str]) -> Result<Vec<(String, SeatRow)>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ids: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
+        let rows = sqlx::query(
+            "SELECT game_id, seat, kind, player, name, token_hash, account_id FROM seats WHERE game_id = ANY($1) \
+             ORDER BY game_id, seat",
+        )
+        .bind(ids)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok((r.try_get::<String, _>("game_id")?, seat_row(r)?))).collect()
+    }
+
+    async fn account_where(&self, sql: &str, key: &str) -> Result<Option<AccountRow>, StoreError> {
+        let row = sqlx::query(sql).bind(key).fetch_optional(&self.pool).await?;
+        row.as_ref().map(account_row).transpose()
+    }
+
+    async fn last_chat(&self, game_id: &str) -> Result<Vec<ChatRow>, StoreError> {
+        let rows = sqlx::query("SELECT n, seat, name, text, at FROM chat WHERE game_id = $1 ORDER BY n DESC LIMIT $2")
+            .bind(game_id)
+            .bind(chat::HISTORY as i64)
+            .fetch_all(&self.pool)
+            .await?;
+        let mut out = rows
+            .iter()
+            .map(|r| {
+                Ok(ChatRow {
+                    n: r.try_get::<i64, _>("n")? as u64,
+                    seat: r.try_get::<Option<i64>, _>("seat")?.map(|s| s as usize),
+                    name: r.try_get("name")?,
+                    text: r.try_get("text")?,
+                    at: r.try_get("at")?,
+                })
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        out.reverse();
+        Ok(out)
+    }
+}
+
+/// The statements of a [`RatingChange`], in the commit's transaction.
+async fn rate(tx: &mut sqlx::Transaction<'_, Postgres>, c: &RatingChange) -> Result<(), StoreError> {
+    let r = c.after;
+    sqlx::query(
+        "INSERT INTO ratings (account_id, game, rating, deviation, volatility, games, last_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) \
+         ON CONFLICT (account_id, game) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, \
+         volatility = excluded.volatility, games = excluded.games, last_at = excluded.last_at",
+    )
+    .bind(&c.account_id)
+    .bind(&c.game)
+    .bind(r.rating)
+    .bind(r.deviation)
+    .bind(r.volatility)
+    .bind(r.games as i64)
+    .bind(c.at)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO rating_history (account_id, game, game_id, at, before_rating, rating, deviation) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(&c.account_id)
+    .bind(&c.game)
+    .bind(&c.game_id)
+    .bind(c.at)
+    .bind(c.before)
+    .bind(r.rating)
+    .bind(r.deviation)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+fn seat_row(r: &PgRow) -> Result<SeatRow, StoreError> {
+    Ok(SeatRow {
+        seat: r.try_get::<i32, _>("seat")?.max(0) as usize,
+        kind: match r.try_get::<String, _>("kind")?.as_str() {
+            "computer" => SeatKind::Computer,
+            _ => SeatKind::Human,
+        },
+        player: r.try_get("player")?,
+        name: r.try_get("name")?,
+        token_hash: r.try_get("token_hash")?,
+        account: r.try_get("account_id")?,
+    })
+}
+
+fn game_row(r: &PgRow) -> Result<GameRow, StoreError> {
+    let options: String = r.try_get("options")?;
+    let status: String = r.try_get("status")?;
+    Ok(GameRow {
+        id: r.try_get("id")?,
+        game: r.try_get("game")?,
+        variant: r.try_get("variant")?,
+        options: serde_json::from_str(&options).map_err(|e| StoreError(format!("stored options: {e}")))?,
+        seed: r.try_get::<i64, _>("seed")? as u64,
+        status: Status::parse(&status).ok_or_else(|| StoreError(format!("stored status {status:?}")))?,
+        result: r.try_get("result")?,
+        termination: r.try_get("termination")?,
+        ply: r.try_get::<i64, _>("ply")? as u64,
+        rematch_of: r.try_get("rematch_of")?,
+        rematch: r.try_get("rematch")?,
+        created_at: r.try_get("created_at")?,
+        updated_at: r.try_get("updated_at")?,
+        rated: r.try_get::<i64, _>("rated")? != 0,
+        clock: match r.try_get::<Option<String>, _>("clock")? {
+            Some(c) => Some(
+                crate::clock::TimeControl::from_json(&c).map_err(|e| StoreError(format!("stored clock {c:?}: {e}")))?,
+            ),
+            None => None,
+        },
+    })
+}
+
+fn account_row(r: &PgRow) -> Result<AccountRow, StoreError> {
+    Ok(AccountRow {
+        id: r.try_get("id")?,
+        name: r.try_get("name")?,
+        name_key: r.try_get("name_key")?,
+        password: r.try_get("password")?,
+        created_at: r.try_get("created_at")?,
+    })
+}
+
+fn stored(r: &PgRow) -> Result<StoredRating, StoreError> {
+    Ok(StoredRating {
+        rating: Rating {
+            rating: r.try_get("rating")?,
+            deviation: r.try_get("deviation")?,
+            volatility: r.try_get("volatility")?,
+            games: r.try_get::<i64, _>("games")?.clamp(0, u32::MAX as i64) as u32,
+        },
+        last_at: r.try_get("last_at")?,
+    })
+}
+
+/// The number of moves of game `g`, as a `BIGINT`.
+fn moves_sql() -> String {
+    format!("CAST({MOVES_SQL} AS BIGINT)")
+}
+
+impl Storage for PgStore {
+    fn commit<'a>(&'a self, groups: &'a [Vec<WriteOp>]) -> BoxFut<'a, Result<(), StoreError>> {
+        Box::pin(self.commit_inner(groups))
+    }
+
+    fn load<'a>(&'a self, id: &'a str) -> BoxFut<'a, Result<Option<StoredGame>, StoreError>> {
+        Box::pin(async move {
+            let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games g WHERE g.id = $1"))
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+            let Some(row) = row else { return Ok(None) };
+            let game = game_row(&row)?;
+            let seats = self.seats_of(&[id]).await?.into_iter().map(|(_, s)| s).collect();
+            let rows =
+                sqlx::query("SELECT version, kind, seat, data, at FROM events WHERE game_id = $1 ORDER BY version")
+                    .bind(id)
+                    .fetch_all(&self.pool)
+                    .await?;
+            let events = rows
+                .iter()
+                .map(|r| {
+                    Ok(EventRow {
+                        version: r.try_get::<i64, _>("version")? as u64,
+                        kind: {
+                            let k: String = r.try_get("kind")?;
+                            EventKind::parse(&k).ok_or_else(|| StoreError(format!("stored event kind {k:?}")))?
+                        },
+                        seat: r.try_get::<Option<i32>, _>("seat")?.map(|s| s.max(0) as usize),
+                        data: r.try_get("data")?,
+                        at: r.try_get("at")?,
+                    })
+                })
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            let chat = self.last_chat(id).await?;
+            Ok(Some(StoredGame { game, seats, events, chat }))
+        })
+    }
+
+    fn list<'a>(&'a self, q: &'a Listing) -> BoxFut<'a, Result<Vec<Listed>, StoreError>> {
+        Box::pin(async move {
+            let mut b: QueryBuilder<Postgres> = QueryBuilder::new(format!(
+                "SELECT {GAME_COLUMNS}, {} AS moves FROM games g WHERE g.status = ",
+                moves_sql()
+            ));
+            b.push_bind(q.status.as_str());
+            if let Some((at, id)) = &q.after {
+                b.push(" AND (updated_at < ").push_bind(*at);
+                b.push(" OR (updated_at = ").push_bind(*at).push(" AND id < ").push_bind(id.as_str()).push("))");
+            }
+            b.push(" ORDER BY updated_at DESC, id DESC LIMIT ").push_bind(q.limit as i64);
+            let rows = b.build().fetch_all(&self.pool).await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for r in &rows {
+                out.push(Listed { game: game_row(r)?, seats: Vec::new(), moves: r.try_get::<i64, _>("moves")? as u64 });
+            }
+            let ids: Vec<&str> = out.iter().map(|l| l.game.id.as_str()).collect();
+            for (id, s) in self.seats_of(&ids).await? {
+                if let Some(l) = out.iter_mut().find(|l| l.game.id == id) {
+                    l.seats.push(s);
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    fn resumable(&self) -> BoxFut<'_, Result<Vec<String>, StoreError>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT id FROM games g WHERE status = 'live' AND (clock IS NOT NULL OR EXISTS \
+                 (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.kind = 'computer')) ORDER BY updated_at",
+            )
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter().map(|r| Ok(r.try_get::<String, _>("id")?)).collect()
+        })
+    }
+
+    fn create_account<'a>(&'a self, a: &'a AccountRow) -> BoxFut<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let _w = self.writes.lock().await;
+            let r = sqlx::query(
+                "INSERT INTO accounts (id, name, name_key, password, created_at) VALUES ($1, $2, $3, $4, $5) \
+                 ON CONFLICT (name_key) DO NOTHING",
+            )
+            .bind(&a.id)
+            .bind(&a.name)
+            .bind(&a.name_key)
+            .bind(&a.password)
+            .bind(a.created_at)
+            .execute(&self.pool)
+            .await?;
+            Ok(r.rows_affected() == 1)
+        })
+    }
+
+    fn account_by_name<'a>(&'a self, name_key: &'a str) -> BoxFut<'a, Result<Option<AccountRow>, StoreError>> {
+        Box::pin(async move {
+            self.account_where(&format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.name_key = $1"), name_key)
+                .await
+        })
+    }
+
+    fn insert_session<'a>(&'a self, s: &'a SessionRow) -> BoxFut<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let _w = self.writes.lock().await;
+            sqlx::query("DELETE FROM sessions WHERE expires_at <= $1").bind(s.created_at).execute(&self.pool).await?;
+            sqlx::query("INSERT INTO sessions (id_hash, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
+                .bind(&s.id_hash)
+                .bind(&s.account_id)
+                .bind(s.created_at)
+                .bind(s.expires_at)
+                .execute(&self.pool)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn session_account<'a>(&'a self, id_hash: &'a str, now: i64) -> BoxFut<'a, Result<Option<AccountRow>, StoreError>> {
+        Box::pin(async move {
+            let row = sqlx::query(&format!(
+                "SELECT {ACCOUNT_COLUMNS} FROM sessions s JOIN accounts a ON a.id = s.account_id \
+                 WHERE s.id_hash = $1 AND s.expires_at > $2"
+            ))
+            .bind(id_hash)
+            .bind(now)
+            .fetch_optional(&self.pool)
+            .await?;
+            row.as_ref().map(account_row).transpose()
+        })
+    }
+
+    fn delete_session<'a>(&'a self, id_hash: &'a str) -> BoxFut<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let _w = self.writes.lock().await;
+            sqlx::query("DELETE FROM sessions WHERE id_hash = $1").bind(id_hash).execute(&self.pool).await?;
+            Ok(())
+        })
+    }
+
+    fn set_password<'a>(
+        &'a self,
+        account_id: &'a str,
+        password: &'a str,
+        keep: Option<&'a str>,
+    ) -> BoxFut<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let _w = self.writes.lock().await;
+            let mut tx = self.pool.begin().await?;
+            sqlx::query("UPDATE accounts SET password = $1 WHERE id = $2")
+                .bind(password)
+                .bind(account_id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND id_hash <> $2")
+                .bind(account_id)
+                .bind(keep.unwrap_or(""))
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn insert_token<'a>(&'a self, t: &'a TokenRow, max: usize) -> BoxFut<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let _w = self.writes.lock().await;
+            let r = sqlx::query(
+                "INSERT INTO access_tokens (id, account_id, label, token_hash, created_at) \
+                 SELECT $1, $2, $3, $4, $5 WHERE (SELECT COUNT(*) FROM access_tokens WHERE account_id = $2) < $6",
+            )
+            .bind(&t.id)
+            .bind(&t.account_id)
+            .bind(&t.label)
+            .bind(&t.token_hash)
+            .bind(t.created_at)
+            .bind(max as i64)
+            .execute(&self.pool)
+            .await?;
+            Ok(r.rows_affected() == 1)
+        })
+    }
+
+    fn tokens_of<'a>(&'a self, account_id: &'a str) -> BoxFut<'a, Result<Vec<TokenRow>, StoreError>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT id, account_id, label, token_hash, created_at FROM access_tokens WHERE account_id = $1 \
+                 ORDER BY created_at, id",
+            )
+            .bind(account_id)
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(TokenRow {
+                        id: r.try_get("id")?,
+                        account_id: r.try_get("account_id")?,
+                        label: r.try_get("label")?,
+                        token_hash: r.try_get("token_hash")?,
+                        created_at: r.try_get("created_at")?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    fn delete_token<'a>(&'a self, account_id: &'a str, id: &'a str) -> BoxFut<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let _w = self.writes.lock().await;
+            let r = sqlx::query("DELETE FROM access_tokens WHERE id = $1 AND account_id = $2")
+                .bind(id)
+                .bind(account_id)
+                .execute(&self.pool)
+                .await?;
+            Ok(r.rows_affected() == 1)
+        })
+    }
+
+    fn token_account<'a>(&'a self, token_hash: &'a str) -> BoxFut<'a, Result<Option<AccountRow>, StoreError>> {
+        Box::pin(async move {
+            self.account_where(
+                &format!(
+                    "SELECT {ACCOUNT_COLUMNS} FROM access_tokens t JOIN accounts a ON a.id = t.account_id \
+                     WHERE t.token_hash = $1"
+                ),
+                token_hash,
+            )
+            .await
+        })
+    }
+}
+
+impl PlayerStore for PgStore {
+    fn ratings<'a>(
+        &'a self,
+        game: &'a str,
+        accounts: &'a [String],
+    ) -> BoxFut<'a, Result<Vec<(String, StoredRating)>, StoreError>> {
+        Box::pin(async move {
+            if accounts.is_empty() {
+                return Ok(Vec::new());
+            }
+            let rows = sqlx::query(
+                "SELECT account_id, rating, deviation, volatility, games, last_at FROM ratings \
+                 WHERE game = $1 AND account_id = ANY($2)",
+            )
+            .bind(game)
+            .bind(accounts)
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter().map(|r| Ok((r.try_get("account_id")?, stored(r)?))).collect()
+        })
+    }
+
+    fn ratings_of<'a>(&'a self, account_id: &'a str) -> BoxFut<'a, Result<Vec<(String, StoredRating)>, StoreError>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT game, rating, deviation, volatility, games, last_at FROM ratings WHERE account_id = $1 \
+                 ORDER BY game",
+            )
+            .bind(account_id)
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter().map(|r| Ok((r.try_get("game")?, stored(r)?))).collect()
+        })
+    }
+
+    fn history<'a>(&'a self, account_id: &'a str, per_game: u32) -> BoxFut<'a, Result<Vec<HistoryRow>, StoreError>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT game, game_id, at, before_rating, rating, deviation FROM ( \
+                   SELECT h.*, ROW_NUMBER() OVER (PARTITION BY game ORDER BY at DESC, game_id DESC) AS n \
+                   FROM rating_history h WHERE account_id = $1) t \
+                 WHERE n <= $2 ORDER BY game, at, game_id",
+            )
+            .bind(account_id)
+            .bind(per_game as i64)
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(HistoryRow {
+                        game: r.try_get("game")?,
+                        game_id: r.try_get("game_id")?,
+                        at: r.try_get("at")?,
+                        before: r.try_get("before_rating")?,
+                        rating: r.try_get("rating")?,
+                        deviation: r.try_get("deviation")?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    fn results<'a>(&'a self, account_id: &'a str) -> BoxFut<'a, Result<Vec<OutcomeCount>, StoreError>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT g.game AS game, s.outcome AS outcome, COUNT(*) AS n FROM seats s \
+                 JOIN games g ON g.id = s.game_id \
+                 WHERE s.account_id = $1 AND g.status = 'finished' AND s.outcome IS NOT NULL \
+                 GROUP BY g.game, s.outcome ORDER BY g.game, s.outcome",
+            )
+            .bind(account_id)
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter()
+                .map(|r| Ok((r.try_get("game")?, r.try_get("outcome")?, r.try_get::<i64, _>("n")?.max(0) as u64)))
+                .collect()
+        })
+    }
+
+    fn games_of<'a>(
+        &'a self,
+        account_id: &'a str,
+        live: bool,
+        limit: u32,
+    ) -> BoxFut<'a, Result<Vec<AccountGame>, StoreError>> {
+        Box::pin(async move {
+            let statuses = if live { "('open', 'live')" } else { "('finished')" };
+            let rows = sqlx::query(&format!(
+                "SELECT {GAME_COLUMNS}, s.seat AS my_seat, s.outcome AS my_outcome, \
+                 {} AS moves, \
+                 (SELECT h.rating - h.before_rating FROM rating_history h \
+                    WHERE h.account_id = s.account_id AND h.game_id = g.id) AS change \
+                 FROM seats s JOIN games g ON g.id = s.game_id \
+                 WHERE s.account_id = $1 AND g.status IN {statuses} \
+                 ORDER BY g.updated_at DESC, g.id DESC LIMIT $2",
+                moves_sql()
+            ))
+            .bind(account_id)
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for r in &rows {
+                out.push(AccountGame {
+                    game: game_row(r)?,
+                    seats: Vec::new(),
+                    seat: r.try_get::<i32, _>("my_seat")?.max(0) as usize,
+                    moves: r.try_get::<i64, _>("moves")?.max(0) as u64,
+                    rating_change: r.try_get("change")?,
+                    outcome: r.try_get("my_outcome")?,
+                });
+            }
+            let ids: Vec<&str> = out.iter().map(|g| g.game.id.as_str()).collect();
+            for (id, s) in self.seats_of(&ids).await? {
+                if let Some(g) = out.iter_mut().find(|g| g.game.id == id) {
+                    g.seats.push(s);
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    fn leaders<'a>(&'a self, game: &'a str, max_rd: f64, limit: u32) -> BoxFut<'a, Result<Vec<Leader>, StoreError>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT a.name AS name, r.account_id AS account_id, r.rating AS rating, r.deviation AS deviation, \
+                 r.volatility AS volatility, r.games AS games, r.last_at AS last_at \
+                 FROM ratings r JOIN accounts a ON a.id = r.account_id \
+                 WHERE r.game = $1 AND r.deviation <= $2 ORDER BY r.rating DESC, a.name_key LIMIT $3",
+            )
+            .bind(game)
+            .bind(max_rd)
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(Leader { name: r.try_get("name")?, account_id: r.try_get("account_id")?, rating: stored(r)? })
+                })
+                .collect()
+        })
+    }
+
+    fn claim<'a>(
+        &'a self,
+        account_id: &'a str,
+        seats: &'a [(String, String)],
+    ) -> BoxFut<'a, Result<Vec<String>, StoreError>> {
+        Box::pin(async move {
+            let _w = self.writes.lock().await;
+            let mut tx = self.pool.begin().await?;
+            let mut claimed = Vec::new();
+            for (game_id, token_hash) in seats {
+                let r = sqlx::query(
+                    "UPDATE seats SET account_id = $1 WHERE game_id = $2 AND token_hash = $3 AND kind = 'human' \
+                     AND account_id IS NULL \
+                     AND NOT EXISTS (SELECT 1 FROM seats o WHERE o.game_id = seats.game_id AND o.account_id = $1) \
+                     AND EXISTS (SELECT 1 FROM games g WHERE g.id = seats.game_id AND g.status = 'finished' \
+                                 AND g.rated = 0)",
+                )
+                .bind(account_id)
+                .bind(game_id)
+                .bind(token_hash)
+                .execute(&mut *tx)
+                .await?;
+                if r.rows_affected() > 0 {
+                    claimed.push(game_id.clone());
+                }
+            }
+            tx.commit().await?;
+            Ok(claimed)
+        })
+    }
+}
