@@ -27,7 +27,7 @@ fn config(connections: ConnLimits) -> (Config, std::path::PathBuf) {
     let dir = temp_dir("conns");
     let config = Config {
         addr: "127.0.0.1:0".parse().unwrap(),
-        db: format!("sqlite://{}", dir.join("plateau.sqlite").display()),
+        db: db_url(&dir),
         ai_threads: 1,
         // Many requests from one address: the HTTP rate limit is not tested here.
         limits: Limits { http_rate: 1000.0, http_burst: 1000.0, ..Limits::default() },

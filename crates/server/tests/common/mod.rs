@@ -1,5 +1,12 @@
 //! Helpers of the server's integration tests: a real server on a real socket
-//! with a real SQLite file, and clients as a program would be.
+//! with a real database, and clients as a program would be.
+//!
+//! The database is a SQLite file in the test's directory, or, when
+//! `PLATEAU_TEST_POSTGRES` holds the URL of a PostgreSQL database
+//! (`postgres://USER@127.0.0.1:PORT/postgres`, as `scripts/postgres.sh` sets
+//! it), a fresh database on that server per test directory (`CREATE DATABASE
+//! t_…`), dropped with the [`TestServer`] (or left for the cluster's removal).
+//! A server started again on the same directory finds the same database.
 
 #![allow(dead_code)]
 
@@ -23,7 +30,90 @@ pub struct TestServer {
 impl Drop for TestServer {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+        if let Some(base) = postgres() {
+            let name = pg_name(&self.dir);
+            on_postgres(base, move |mut c| async move {
+                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+            });
+        }
     }
+}
+
+/// The PostgreSQL server the tests run on, if any.
+pub fn postgres() -> Option<String> {
+    std::env::var("PLATEAU_TEST_POSTGRES").ok().filter(|u| !u.is_empty())
+}
+
+/// The name of the PostgreSQL database of a test directory.
+fn pg_name(dir: &std::path::Path) -> String {
+    let base = dir.file_name().unwrap().to_string_lossy().to_lowercase();
+    let name: String = base.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    format!("t_{}", &name[name.len().saturating_sub(60)..])
+}
+
+/// Run `f` on a connection to the PostgreSQL server at `base`, on a thread
+/// of its own (from synchronous code, and from a `Drop`).
+fn on_postgres<F, Fut>(base: String, f: F)
+where
+    F: FnOnce(sqlx::PgConnection) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()>,
+{
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async move {
+            use sqlx::Connection;
+            let c = sqlx::PgConnection::connect(&base).await.expect("connect to PLATEAU_TEST_POSTGRES");
+            f(c).await;
+        });
+    })
+    .join()
+    .expect("PostgreSQL set-up");
+}
+
+/// The database URL of a test directory: its SQLite file, or its database
+/// on the PostgreSQL server of `PLATEAU_TEST_POSTGRES` (created if missing).
+pub fn db_url(dir: &std::path::Path) -> String {
+    let Some(base) = postgres() else {
+        return format!("sqlite://{}", dir.join("plateau.sqlite").display());
+    };
+    let name = pg_name(dir);
+    let n = name.clone();
+    on_postgres(base.clone(), move |mut c| async move {
+        let exists: Option<(i32,)> = sqlx::query_as("SELECT 1 FROM pg_database WHERE datname = $1")
+            .bind(&n)
+            .fetch_optional(&mut c)
+            .await
+            .unwrap();
+        if exists.is_none() {
+            sqlx::query(&format!("CREATE DATABASE {n}")).execute(&mut c).await.expect("create the test database");
+        }
+    });
+    let (server, _) = base.rsplit_once('/').expect("PLATEAU_TEST_POSTGRES is postgres://USER@HOST:PORT/DATABASE");
+    format!("{server}/{name}")
+}
+
+/// Every value the server's database holds, as bytes: the SQLite file and
+/// its log, or each row of each table as text on PostgreSQL.
+pub async fn database_bytes(s: &TestServer) -> Vec<Vec<u8>> {
+    if postgres().is_none() {
+        let db = std::fs::read(s.dir.join("plateau.sqlite")).unwrap();
+        let wal = std::fs::read(s.dir.join("plateau.sqlite-wal")).unwrap_or_default();
+        return vec![db, wal];
+    }
+    use sqlx::Connection;
+    let mut c = sqlx::PgConnection::connect(&db_url(&s.dir)).await.expect("open the database");
+    let tables: Vec<(String,)> =
+        sqlx::query_as("SELECT tablename::TEXT FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")
+            .fetch_all(&mut c)
+            .await
+            .unwrap();
+    let mut out = Vec::new();
+    for (t,) in tables {
+        let rows: Vec<(String,)> =
+            sqlx::query_as(&format!("SELECT CAST(t AS TEXT) FROM {t} t")).fetch_all(&mut c).await.unwrap();
+        out.extend(rows.into_iter().map(|(r,)| r.into_bytes()));
+    }
+    out
 }
 
 pub fn temp_dir(tag: &str) -> PathBuf {
@@ -41,12 +131,7 @@ pub fn temp_dir(tag: &str) -> PathBuf {
 /// A server's configuration on the database in `dir` (to stop it and start
 /// it again on the same database).
 pub fn config(dir: &std::path::Path) -> Config {
-    Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        db: format!("sqlite://{}", dir.join("plateau.sqlite").display()),
-        ai_threads: 1,
-        ..Default::default()
-    }
+    Config { addr: "127.0.0.1:0".parse().unwrap(), db: db_url(dir), ai_threads: 1, ..Default::default() }
 }
 
 pub async fn start() -> TestServer {
@@ -65,13 +150,8 @@ pub async fn start_in(dir: PathBuf, limits: Limits) -> TestServer {
 /// A server with `ai_threads` threads for computer players (and the one for
 /// quick players).
 pub async fn start_threads(dir: PathBuf, limits: Limits, ai_threads: usize) -> TestServer {
-    let config = Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        db: format!("sqlite://{}", dir.join("plateau.sqlite").display()),
-        ai_threads,
-        limits,
-        ..Default::default()
-    };
+    let config =
+        Config { addr: "127.0.0.1:0".parse().unwrap(), db: db_url(&dir), ai_threads, limits, ..Default::default() };
     let server = plateau_server::start(config).await.expect("server starts");
     let addr = server.addr();
     TestServer { server, addr, dir }
@@ -217,10 +297,14 @@ impl Rng {
 /// hidden information).
 pub async fn stored_seed(s: &TestServer, id: &str) -> u64 {
     use sqlx::Connection;
-    let url = format!("sqlite://{}?mode=ro", s.dir.join("plateau.sqlite").display());
-    let mut c = sqlx::SqliteConnection::connect(&url).await.expect("open the database");
-    let (seed,): (i64,) =
-        sqlx::query_as("SELECT seed FROM games WHERE id = ?").bind(id).fetch_one(&mut c).await.expect("the game");
+    let (seed,): (i64,) = if postgres().is_some() {
+        let mut c = sqlx::PgConnection::connect(&db_url(&s.dir)).await.expect("open the database");
+        sqlx::query_as("SELECT seed FROM games WHERE id = $1").bind(id).fetch_one(&mut c).await.expect("the game")
+    } else {
+        let url = format!("sqlite://{}?mode=ro", s.dir.join("plateau.sqlite").display());
+        let mut c = sqlx::SqliteConnection::connect(&url).await.expect("open the database");
+        sqlx::query_as("SELECT seed FROM games WHERE id = ?").bind(id).fetch_one(&mut c).await.expect("the game")
+    };
     seed as u64
 }
 
