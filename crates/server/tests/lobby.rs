@@ -11,28 +11,10 @@ mod common;
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
-use common::{Client, TestServer, start};
+use common::{Answer, Client, TestServer, refs, request, start};
 use futures_util::StreamExt;
 use plateau_client::{self as client, Incoming, Ws};
 use serde_json::{Value, json};
-
-/// An answer, read raw.
-#[derive(Debug)]
-struct Answer {
-    status: u16,
-    head: String,
-    body: Value,
-    raw: String,
-}
-
-impl Answer {
-    fn code(&self) -> Option<&str> {
-        self.body["code"].as_str()
-    }
-    fn str(&self, k: &str) -> String {
-        self.body[k].as_str().unwrap_or_else(|| panic!("no {k} in {}", self.raw)).to_string()
-    }
-}
 
 /// Someone using the server: from an address, with a session cookie or an
 /// access token (an account) or nothing (a guest).
@@ -55,14 +37,7 @@ impl Who {
         let mut w = Who::guest(s, from);
         let a = w.post("/api/accounts", json!({ "name": name, "password": "correct horse" })).await;
         assert_eq!(a.status, 201, "{}", a.raw);
-        let cookie = a
-            .head
-            .lines()
-            .find_map(|l| {
-                l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case("set-cookie")).map(|(_, v)| v.trim())
-            })
-            .expect("a cookie");
-        w.cookie = Some(cookie.split(';').next().unwrap().to_string());
+        w.cookie = Some(a.cookie());
         w.name = Some(name.into());
         w
     }
@@ -94,27 +69,7 @@ impl Who {
     }
 
     async fn request(&self, method: &str, path: &str, body: Option<&Value>) -> Answer {
-        use tokio::io::{AsyncReadExt, AsyncWriteExt};
-        let socket = tokio::net::TcpSocket::new_v4().unwrap();
-        socket.bind(SocketAddr::new(self.from.parse::<IpAddr>().unwrap(), 0)).unwrap();
-        let mut s = socket.connect(self.addr).await.unwrap();
-        let body = body.map(Value::to_string).unwrap_or_default();
-        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", self.addr);
-        if !body.is_empty() {
-            head.push_str("Content-Type: application/json\r\n");
-        }
-        for (k, v) in self.headers() {
-            head.push_str(&format!("{k}: {v}\r\n"));
-        }
-        head.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
-        s.write_all(head.as_bytes()).await.unwrap();
-        let mut raw = Vec::new();
-        s.read_to_end(&mut raw).await.unwrap();
-        let raw = String::from_utf8_lossy(&raw).into_owned();
-        let (head, text) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
-        let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-        let body = serde_json::from_str(text).unwrap_or(Value::Null);
-        Answer { status, head: head.to_string(), body, raw: raw.clone() }
+        request(self.addr, &self.from, method, path, &refs(&self.headers()), body).await
     }
 
     async fn get(&self, path: &str) -> Answer {

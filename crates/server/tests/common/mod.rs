@@ -324,6 +324,10 @@ impl Answer {
     pub fn code(&self) -> Option<&str> {
         self.body["code"].as_str()
     }
+    /// A text field of the body (panics, with the answer, if missing).
+    pub fn str(&self, k: &str) -> String {
+        self.body[k].as_str().unwrap_or_else(|| panic!("no {k} in {}", self.raw)).to_string()
+    }
     /// The `Set-Cookie` header's whole value.
     pub fn set_cookie(&self) -> Option<&str> {
         self.head.lines().find_map(|l| {
