@@ -35,7 +35,7 @@ export class Server {
   }
 
   spawn() {
-    const args = ['serve', '--addr', `127.0.0.1:${this.port}`, '--db', `sqlite://${path.join(this.dir, 'plateau.sqlite')}`, '--ai-threads', '2'];
+    const args = ['serve', '--addr', `127.0.0.1:${this.port}`, '--db', `sqlite://${path.join(this.dir, 'plateau.sqlite')}`, '--ai-threads', '2', ...(this.extra || [])];
     const proc = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } });
     this.proc = proc;
     return new Promise((resolve, reject) => {
@@ -293,35 +293,6 @@ export class ServerWith extends Server {
     const s = new ServerWith(fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-e2e-')), extra);
     await s.spawn();
     return s;
-  }
-
-  spawn() {
-    const args = ['serve', '--addr', `127.0.0.1:${this.port}`, '--db', `sqlite://${path.join(this.dir, 'plateau.sqlite')}`, '--ai-threads', '2', ...this.extra];
-    const proc = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } });
-    this.proc = proc;
-    return new Promise((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`the server did not start:\n${out}${this.log}`)), 20000);
-      proc.stdout.on('data', (d) => {
-        out += d;
-        const m = /listening on http:\/\/(\S+):(\d+)/.exec(out);
-        if (m && !this.url) {
-          this.port = Number(m[2]);
-          this.url = `http://127.0.0.1:${this.port}`;
-        }
-        if (m) {
-          clearTimeout(timer);
-          resolve(this);
-        }
-      });
-      proc.stderr.on('data', (d) => {
-        this.log += d;
-      });
-      proc.on('exit', (code) => {
-        clearTimeout(timer);
-        if (!this.url) reject(new Error(`the server exited (${code}):\n${out}${this.log}`));
-      });
-    });
   }
 }
 
