@@ -23,13 +23,13 @@ use crate::state::{Bucket, Shared};
 use crate::table::{Cmd, Who};
 
 /// Close codes.
-const POLICY: u16 = 1008;
-const TOO_BIG: u16 = 1009;
-const TRY_AGAIN: u16 = 1013;
+pub(crate) const POLICY: u16 = 1008;
+pub(crate) const TOO_BIG: u16 = 1009;
+pub(crate) const TRY_AGAIN: u16 = 1013;
 
 /// The read buffer of a socket. (The default, 128 KiB, is zeroed on every
 /// read: most of the server's time went there.)
-const READ_BUFFER: usize = 8 * 1024;
+pub(crate) const READ_BUFFER: usize = 8 * 1024;
 
 /// `GET /api/games/{id}/ws`.
 pub(crate) async fn upgrade(
@@ -74,7 +74,7 @@ pub(crate) async fn upgrade(
 const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Send, or fail if the client has not taken the frame in time.
-async fn send(socket: &mut WebSocket, m: Message) -> Result<(), ()> {
+pub(crate) async fn send(socket: &mut WebSocket, m: Message) -> Result<(), ()> {
     match tokio::time::timeout(SEND_TIMEOUT, socket.send(m)).await {
         Ok(Ok(())) => Ok(()),
         _ => Err(()),
@@ -85,7 +85,7 @@ fn text(v: &Value) -> Message {
     Message::Text(Utf8Bytes::from(v.to_string()))
 }
 
-async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
+pub(crate) async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
     let _ = send(socket, Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from(reason) }))).await;
 }
 

@@ -14,7 +14,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use axum::extract::State;
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -26,13 +26,7 @@ use crate::AppState;
 use crate::error::ApiError;
 use crate::ids;
 use crate::state::{Bucket, Limits, Shared};
-
-const POLICY: u16 = 1008;
-const TOO_BIG: u16 = 1009;
-const TRY_AGAIN: u16 = 1013;
-const READ_BUFFER: usize = 8 * 1024;
-/// A client that does not read for this long is dropped.
-const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+use crate::ws::{POLICY, READ_BUFFER, TOO_BIG, TRY_AGAIN, close, send};
 
 /// What a client sends. Fields a message does not have are ignored.
 #[derive(Deserialize)]
@@ -164,17 +158,6 @@ impl Lobby {
 /// The `matched` frames of those of these seeks that are matched.
 fn matched(inner: &Inner, ids: &[String]) -> Vec<Utf8Bytes> {
     ids.iter().filter_map(|id| inner.seek(id)?.matched_frame()).collect()
-}
-
-async fn send(socket: &mut WebSocket, m: Message) -> Result<(), ()> {
-    match tokio::time::timeout(SEND_TIMEOUT, socket.send(m)).await {
-        Ok(Ok(())) => Ok(()),
-        _ => Err(()),
-    }
-}
-
-async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
-    let _ = send(socket, Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from(reason) }))).await;
 }
 
 fn error(e: &ApiError) -> Message {
