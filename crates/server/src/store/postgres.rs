@@ -584,16 +584,28 @@ impl PlayerStore for PgStore {
 
     fn history<'a>(&'a self, account_id: &'a str, per_game: u32) -> BoxFut<'a, Result<Vec<HistoryRow>, StoreError>> {
         Box::pin(async move {
-            let rows = sqlx::query(
-                "SELECT game, game_id, at, before_rating, rating, deviation FROM ( \
-                   SELECT h.*, ROW_NUMBER() OVER (PARTITION BY game ORDER BY at DESC, game_id DESC) AS n \
-                   FROM rating_history h WHERE account_id = $1) t \
-                 WHERE n <= $2 ORDER BY game, at, game_id",
-            )
-            .bind(account_id)
-            .bind(per_game as i64)
-            .fetch_all(&self.pool)
-            .await?;
+            // Game by game, the latest points first through the index
+            // (account, game, at): the work is bounded however long the
+            // history (a computer level's grows without end).
+            let games = sqlx::query("SELECT game FROM ratings WHERE account_id = $1 ORDER BY game")
+                .bind(account_id)
+                .fetch_all(&self.pool)
+                .await?;
+            let mut rows = Vec::new();
+            for g in &games {
+                let game: String = g.try_get("game")?;
+                let mut part = sqlx::query(
+                    "SELECT game, game_id, at, before_rating, rating, deviation FROM rating_history \
+                     WHERE account_id = $1 AND game = $2 ORDER BY at DESC, game_id DESC LIMIT $3",
+                )
+                .bind(account_id)
+                .bind(&game)
+                .bind(per_game as i64)
+                .fetch_all(&self.pool)
+                .await?;
+                part.reverse();
+                rows.extend(part);
+            }
             rows.iter()
                 .map(|r| {
                     Ok(HistoryRow {
