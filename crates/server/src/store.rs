@@ -655,44 +655,105 @@ impl SqliteStore {
     }
 }
 
-pub(crate) fn seat_row(r: &sqlx::sqlite::SqliteRow) -> Result<SeatRow, StoreError> {
+/// The columns the store reads, by name, from a row of either backend
+/// (SQLite's or PostgreSQL's): one reader of each stored row for both.
+pub(crate) trait Cols {
+    /// A `TEXT` column.
+    fn text(&self, c: &str) -> Result<String, StoreError>;
+    /// A `TEXT` column that may be `NULL`.
+    fn opt_text(&self, c: &str) -> Result<Option<String>, StoreError>;
+    /// A `BIGINT` column.
+    fn int(&self, c: &str) -> Result<i64, StoreError>;
+    /// An `INTEGER` column (four bytes in PostgreSQL) that may be `NULL`.
+    fn opt_int32(&self, c: &str) -> Result<Option<i32>, StoreError>;
+    /// A `DOUBLE PRECISION` column.
+    fn real(&self, c: &str) -> Result<f64, StoreError>;
+}
+
+macro_rules! cols_for {
+    ($row:ty) => {
+        impl Cols for $row {
+            fn text(&self, c: &str) -> Result<String, StoreError> {
+                Ok(self.try_get(c)?)
+            }
+            fn opt_text(&self, c: &str) -> Result<Option<String>, StoreError> {
+                Ok(self.try_get(c)?)
+            }
+            fn int(&self, c: &str) -> Result<i64, StoreError> {
+                Ok(self.try_get(c)?)
+            }
+            fn opt_int32(&self, c: &str) -> Result<Option<i32>, StoreError> {
+                Ok(self.try_get(c)?)
+            }
+            fn real(&self, c: &str) -> Result<f64, StoreError> {
+                Ok(self.try_get(c)?)
+            }
+        }
+    };
+}
+cols_for!(sqlx::sqlite::SqliteRow);
+cols_for!(sqlx::postgres::PgRow);
+
+pub(crate) fn seat_row(r: &impl Cols) -> Result<SeatRow, StoreError> {
     Ok(SeatRow {
-        seat: r.try_get::<i64, _>("seat")? as usize,
-        kind: match r.try_get::<String, _>("kind")?.as_str() {
+        seat: r.opt_int32("seat")?.unwrap_or(0).max(0) as usize,
+        kind: match r.text("kind")?.as_str() {
             "computer" => SeatKind::Computer,
             _ => SeatKind::Human,
         },
-        player: r.try_get("player")?,
-        name: r.try_get("name")?,
-        token_hash: r.try_get("token_hash")?,
-        account: r.try_get("account_id")?,
+        player: r.opt_text("player")?,
+        name: r.opt_text("name")?,
+        token_hash: r.opt_text("token_hash")?,
+        account: r.opt_text("account_id")?,
     })
 }
 
-pub(crate) fn game_row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
-    let options: String = r.try_get("options")?;
-    let status: String = r.try_get("status")?;
+pub(crate) fn game_row(r: &impl Cols) -> Result<GameRow, StoreError> {
+    let options = r.text("options")?;
+    let status = r.text("status")?;
     Ok(GameRow {
-        id: r.try_get("id")?,
-        game: r.try_get("game")?,
-        variant: r.try_get("variant")?,
+        id: r.text("id")?,
+        game: r.text("game")?,
+        variant: r.opt_text("variant")?,
         options: serde_json::from_str(&options).map_err(|e| StoreError(format!("stored options: {e}")))?,
-        seed: r.try_get::<i64, _>("seed")? as u64,
+        seed: r.int("seed")? as u64,
         status: Status::parse(&status).ok_or_else(|| StoreError(format!("stored status {status:?}")))?,
-        result: r.try_get("result")?,
-        termination: r.try_get("termination")?,
-        ply: r.try_get::<i64, _>("ply")? as u64,
-        rematch_of: r.try_get("rematch_of")?,
-        rematch: r.try_get("rematch")?,
-        created_at: r.try_get("created_at")?,
-        updated_at: r.try_get("updated_at")?,
-        rated: r.try_get::<i64, _>("rated")? != 0,
-        clock: match r.try_get::<Option<String>, _>("clock")? {
+        result: r.opt_text("result")?,
+        termination: r.opt_text("termination")?,
+        ply: r.int("ply")? as u64,
+        rematch_of: r.opt_text("rematch_of")?,
+        rematch: r.opt_text("rematch")?,
+        created_at: r.int("created_at")?,
+        updated_at: r.int("updated_at")?,
+        rated: r.int("rated")? != 0,
+        clock: match r.opt_text("clock")? {
             Some(c) => Some(
                 crate::clock::TimeControl::from_json(&c).map_err(|e| StoreError(format!("stored clock {c:?}: {e}")))?,
             ),
             None => None,
         },
+    })
+}
+
+/// An event row (`version, kind, seat, data, at`).
+pub(crate) fn event_row(r: &impl Cols) -> Result<EventRow, StoreError> {
+    let k = r.text("kind")?;
+    Ok(EventRow {
+        version: r.int("version")? as u64,
+        kind: EventKind::parse(&k).ok_or_else(|| StoreError(format!("stored event kind {k:?}")))?,
+        seat: r.opt_int32("seat")?.map(|s| s.max(0) as usize),
+        data: r.text("data")?,
+        at: r.int("at")?,
+    })
+}
+
+pub(crate) fn account_row(r: &impl Cols) -> Result<AccountRow, StoreError> {
+    Ok(AccountRow {
+        id: r.text("id")?,
+        name: r.text("name")?,
+        name_key: r.text("name_key")?,
+        password: r.text("password")?,
+        created_at: r.int("created_at")?,
     })
 }
 
@@ -727,21 +788,7 @@ impl Storage for SqliteStore {
                     .bind(id)
                     .fetch_all(&self.pool)
                     .await?;
-            let events = rows
-                .iter()
-                .map(|r| {
-                    Ok(EventRow {
-                        version: r.try_get::<i64, _>("version")? as u64,
-                        kind: {
-                            let k: String = r.try_get("kind")?;
-                            EventKind::parse(&k).ok_or_else(|| StoreError(format!("stored event kind {k:?}")))?
-                        },
-                        seat: r.try_get::<Option<i64>, _>("seat")?.map(|s| s as usize),
-                        data: r.try_get("data")?,
-                        at: r.try_get("at")?,
-                    })
-                })
-                .collect::<Result<Vec<_>, StoreError>>()?;
+            let events = rows.iter().map(event_row).collect::<Result<Vec<_>, StoreError>>()?;
             let chat = chat::last_of(&self.pool, id).await?;
             Ok(Some(StoredGame { game, seats, events, chat }))
         })
@@ -945,16 +992,6 @@ impl Storage for SqliteStore {
 }
 
 const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.name_key, a.password, a.created_at";
-
-fn account_row(r: &sqlx::sqlite::SqliteRow) -> Result<AccountRow, StoreError> {
-    Ok(AccountRow {
-        id: r.try_get("id")?,
-        name: r.try_get("name")?,
-        name_key: r.try_get("name_key")?,
-        password: r.try_get("password")?,
-        created_at: r.try_get("created_at")?,
-    })
-}
 
 fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())

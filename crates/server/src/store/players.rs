@@ -4,7 +4,7 @@
 use plateau_rating::Rating;
 use sqlx::{QueryBuilder, Row, Sqlite};
 
-use super::{BoxFut, GAME_COLUMNS, GameRow, MOVES_SQL, SeatRow, SqliteStore, StoreError, game_row};
+use super::{BoxFut, Cols, GAME_COLUMNS, GameRow, MOVES_SQL, SeatRow, SqliteStore, StoreError, game_row};
 
 /// A rated game's new rating for one account (written with the result).
 #[derive(Clone, Debug, PartialEq)]
@@ -132,15 +132,16 @@ pub(crate) fn push_rate(q: &mut QueryBuilder<Sqlite>, c: &RatingChange) {
     q.push_bind(r.rating).push(", ").push_bind(r.deviation).push(");");
 }
 
-fn stored(r: &sqlx::sqlite::SqliteRow) -> Result<StoredRating, StoreError> {
+/// A stored rating row (either backend).
+pub(crate) fn stored(r: &impl Cols) -> Result<StoredRating, StoreError> {
     Ok(StoredRating {
         rating: Rating {
-            rating: r.try_get("rating")?,
-            deviation: r.try_get("deviation")?,
-            volatility: r.try_get("volatility")?,
-            games: r.try_get::<i64, _>("games")?.clamp(0, u32::MAX as i64) as u32,
+            rating: r.real("rating")?,
+            deviation: r.real("deviation")?,
+            volatility: r.real("volatility")?,
+            games: r.int("games")?.clamp(0, u32::MAX as i64) as u32,
         },
-        last_at: r.try_get("last_at")?,
+        last_at: r.int("last_at")?,
     })
 }
 

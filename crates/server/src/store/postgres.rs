@@ -19,16 +19,15 @@
 //! server being killed (PostgreSQL holds it) but not a crash of PostgreSQL's
 //! machine in the following fraction of a second.
 
-use plateau_rating::Rating;
-use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow};
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{Postgres, QueryBuilder, Row};
 
 use super::chat::{self, ChatRow};
-use super::players::{AccountGame, HistoryRow, Leader, OutcomeCount, PlayerStore, RatingChange, StoredRating};
+use super::players::{AccountGame, HistoryRow, Leader, OutcomeCount, PlayerStore, RatingChange, StoredRating, stored};
 use super::{
-    ACCOUNT_COLUMNS, AccountRow, BoxFut, Durability, EventKind, EventRow, GAME_COLUMNS, GameRow, Listed, Listing,
-    MOVES_SQL, ROWS_PER_INSERT, SeatKind, SeatRow, SessionRow, Status, Storage, StoreError, StoredGame, TokenRow,
-    WriteOp,
+    ACCOUNT_COLUMNS, AccountRow, BoxFut, Durability, EventRow, GAME_COLUMNS, Listed, Listing, MOVES_SQL,
+    ROWS_PER_INSERT, SeatKind, SeatRow, SessionRow, Storage, StoreError, StoredGame, TokenRow, WriteOp, account_row,
+    event_row, game_row, seat_row,
 };
 
 /// The PostgreSQL backend: a pool of connections, and one lock for writes.
@@ -247,69 +246,6 @@ async fn rate(tx: &mut sqlx::Transaction<'_, Postgres>, c: &RatingChange) -> Res
     Ok(())
 }
 
-fn seat_row(r: &PgRow) -> Result<SeatRow, StoreError> {
-    Ok(SeatRow {
-        seat: r.try_get::<i32, _>("seat")?.max(0) as usize,
-        kind: match r.try_get::<String, _>("kind")?.as_str() {
-            "computer" => SeatKind::Computer,
-            _ => SeatKind::Human,
-        },
-        player: r.try_get("player")?,
-        name: r.try_get("name")?,
-        token_hash: r.try_get("token_hash")?,
-        account: r.try_get("account_id")?,
-    })
-}
-
-fn game_row(r: &PgRow) -> Result<GameRow, StoreError> {
-    let options: String = r.try_get("options")?;
-    let status: String = r.try_get("status")?;
-    Ok(GameRow {
-        id: r.try_get("id")?,
-        game: r.try_get("game")?,
-        variant: r.try_get("variant")?,
-        options: serde_json::from_str(&options).map_err(|e| StoreError(format!("stored options: {e}")))?,
-        seed: r.try_get::<i64, _>("seed")? as u64,
-        status: Status::parse(&status).ok_or_else(|| StoreError(format!("stored status {status:?}")))?,
-        result: r.try_get("result")?,
-        termination: r.try_get("termination")?,
-        ply: r.try_get::<i64, _>("ply")? as u64,
-        rematch_of: r.try_get("rematch_of")?,
-        rematch: r.try_get("rematch")?,
-        created_at: r.try_get("created_at")?,
-        updated_at: r.try_get("updated_at")?,
-        rated: r.try_get::<i64, _>("rated")? != 0,
-        clock: match r.try_get::<Option<String>, _>("clock")? {
-            Some(c) => Some(
-                crate::clock::TimeControl::from_json(&c).map_err(|e| StoreError(format!("stored clock {c:?}: {e}")))?,
-            ),
-            None => None,
-        },
-    })
-}
-
-fn account_row(r: &PgRow) -> Result<AccountRow, StoreError> {
-    Ok(AccountRow {
-        id: r.try_get("id")?,
-        name: r.try_get("name")?,
-        name_key: r.try_get("name_key")?,
-        password: r.try_get("password")?,
-        created_at: r.try_get("created_at")?,
-    })
-}
-
-fn stored(r: &PgRow) -> Result<StoredRating, StoreError> {
-    Ok(StoredRating {
-        rating: Rating {
-            rating: r.try_get("rating")?,
-            deviation: r.try_get("deviation")?,
-            volatility: r.try_get("volatility")?,
-            games: r.try_get::<i64, _>("games")?.clamp(0, u32::MAX as i64) as u32,
-        },
-        last_at: r.try_get("last_at")?,
-    })
-}
-
 /// The number of moves of game `g`, as a `BIGINT`.
 fn moves_sql() -> String {
     format!("CAST({MOVES_SQL} AS BIGINT)")
@@ -334,21 +270,7 @@ impl Storage for PgStore {
                     .bind(id)
                     .fetch_all(&self.pool)
                     .await?;
-            let events = rows
-                .iter()
-                .map(|r| {
-                    Ok(EventRow {
-                        version: r.try_get::<i64, _>("version")? as u64,
-                        kind: {
-                            let k: String = r.try_get("kind")?;
-                            EventKind::parse(&k).ok_or_else(|| StoreError(format!("stored event kind {k:?}")))?
-                        },
-                        seat: r.try_get::<Option<i32>, _>("seat")?.map(|s| s.max(0) as usize),
-                        data: r.try_get("data")?,
-                        at: r.try_get("at")?,
-                    })
-                })
-                .collect::<Result<Vec<_>, StoreError>>()?;
+            let events = rows.iter().map(event_row).collect::<Result<Vec<_>, StoreError>>()?;
             let chat = self.last_chat(id).await?;
             Ok(Some(StoredGame { game, seats, events, chat }))
         })
