@@ -428,6 +428,12 @@ pub trait Storage: players::PlayerStore + Send + Sync + 'static {
     fn delete_token<'a>(&'a self, account_id: &'a str, id: &'a str) -> BoxFut<'a, Result<bool, StoreError>>;
     /// The account of an access token.
     fn token_account<'a>(&'a self, token_hash: &'a str) -> BoxFut<'a, Result<Option<AccountRow>, StoreError>>;
+
+    /// The PostgreSQL pool, when the database is PostgreSQL: several
+    /// instances may share it (leases, notifications, the shared lobby).
+    fn postgres(&self) -> Option<&sqlx::PgPool> {
+        None
+    }
 }
 
 /// The row of one account.

@@ -252,6 +252,10 @@ fn moves_sql() -> String {
 }
 
 impl Storage for PgStore {
+    fn postgres(&self) -> Option<&PgPool> {
+        Some(&self.pool)
+    }
+
     fn commit<'a>(&'a self, groups: &'a [Vec<WriteOp>]) -> BoxFut<'a, Result<(), StoreError>> {
         Box::pin(self.commit_inner(groups))
     }
