@@ -245,8 +245,14 @@ pub(crate) async fn join(
         None => None,
     };
     let j =
-        st.0.request(&id, |reply| Cmd::Join { seat: req.seat, name: name.clone(), account: account.clone(), reply })
-            .await?;
+        st.0.request(&id, |reply| Cmd::Join {
+            seat: req.seat,
+            name: name.clone(),
+            account: account.clone(),
+            token_hash: None,
+            reply,
+        })
+        .await?;
     Ok(Json(json!({
         "id": id,
         "seat": j.seat,

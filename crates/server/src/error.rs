@@ -121,6 +121,25 @@ pub fn code_of(status: StatusCode) -> &'static str {
     }
 }
 
+/// An error code received from another instance, as the `&'static str` an
+/// [`ApiError`] holds: each distinct code is kept once (codes are a small
+/// fixed set; past 512 distinct ones, `error` stands for the rest).
+pub(crate) fn intern(code: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static CODES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let Ok(mut set) = CODES.get_or_init(|| Mutex::new(HashSet::new())).lock() else { return "error" };
+    if let Some(c) = set.get(code) {
+        return c;
+    }
+    if set.len() >= 512 || code.len() > 64 {
+        return "error";
+    }
+    let c: &'static str = Box::leak(code.to_string().into_boxed_str());
+    set.insert(c);
+    c
+}
+
 impl From<crate::ids::RandomError> for ApiError {
     fn from(e: crate::ids::RandomError) -> Self {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "no_randomness", format!("{e}: nothing was changed, try again"))

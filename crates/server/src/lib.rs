@@ -65,6 +65,7 @@ pub mod store;
 
 mod accounts;
 mod api;
+mod cluster;
 mod listen;
 mod lobby;
 mod metrics;
@@ -179,6 +180,15 @@ impl Server {
         }
         let r = self.task.await.unwrap_or(Ok(()));
         self.shared.ctx.halt();
+        if let Some(c) = &self.shared.ctx.cluster {
+            // Hand the games over: the other instances take them at once.
+            match c.release_all().await {
+                Ok(n) => tracing::info!("{n} games handed over to the other instances"),
+                Err(e) => {
+                    tracing::error!("the games could not be handed over (they will be when their leases expire): {e}")
+                }
+            }
+        }
         r
     }
 
@@ -217,7 +227,14 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
     let store = store::open(&config.db, config.durability).await?;
     let writer = store::Writer::spawn(store.clone());
     let pool = pool::AiPool::new(config.ai_threads);
-    let shared = Arc::new(state::Shared::new(plateau_games::registry(), store, writer, pool, config.limits.clone()));
+    let cluster = match store.postgres() {
+        Some(pg) => Some(Arc::new(cluster::Cluster::new(pg.clone(), config.limits.lease)?)),
+        None => None,
+    };
+    let shared =
+        Arc::new(state::Shared::new(plateau_games::registry(), store, writer, pool, config.limits.clone(), cluster));
+    // With other instances: hear them before taking any game.
+    cluster::run::start(&shared).await?;
     let resumed = match shared.resume().await {
         Ok(n) => n,
         Err(e) => {
@@ -232,7 +249,7 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
     let addr = listener.local_addr().map_err(|error| StartError::Bind { addr: config.addr, error })?;
     let accounts = Arc::new(accounts::Accounts::new());
     accounts.warm();
-    let app = router(AppState(shared.clone(), accounts, lobby::Lobby::start()), config.ui);
+    let app = router(AppState(shared.clone(), accounts, lobby::Lobby::start(&shared).await), config.ui);
     let connections = config.connections.effective(listen::fd_limit());
     if connections.max_total < config.connections.max_total {
         tracing::info!(

@@ -131,6 +131,8 @@ pub(crate) struct Metrics {
     connections: Gauge,
     ai_queued: Gauge,
     ai_threads: Gauge,
+    live_games: Gauge,
+    leases_held: Gauge,
 }
 
 /// What is read from the rest of the server when `/metrics` is scraped.
@@ -139,6 +141,10 @@ pub(crate) struct Sample {
     pub connections: usize,
     pub ai_queued: usize,
     pub ai_threads: usize,
+    /// Live games in the database (every instance's).
+    pub live_games: u64,
+    /// Leases this instance holds (0 alone on SQLite).
+    pub leases_held: usize,
 }
 
 fn gauge_of(n: usize) -> i64 {
@@ -156,6 +162,8 @@ impl Metrics {
         let connections = Gauge::default();
         let ai_queued = Gauge::default();
         let ai_threads = Gauge::default();
+        let live_games = Gauge::default();
+        let leases_held = Gauge::default();
         registry.register("plateau_moves", "Moves committed, every seat's (computers' too)", moves.clone());
         registry.register(
             "plateau_move_seconds",
@@ -170,6 +178,12 @@ impl Metrics {
         registry.register("plateau_connections", "Game and lobby WebSockets open", connections.clone());
         registry.register("plateau_ai_queued", "Computer players' jobs waiting for a thread", ai_queued.clone());
         registry.register("plateau_ai_threads", "Threads of the computer players' pool", ai_threads.clone());
+        registry.register("plateau_live_games", "Live games in the database, on every instance", live_games.clone());
+        registry.register(
+            "plateau_leases_held",
+            "Games this instance owns by a lease (instances sharing PostgreSQL; 0 on SQLite)",
+            leases_held.clone(),
+        );
         registry.register(
             "plateau_commit_seconds",
             "Duration of the group-commit writer's transactions of waiting writes, failed ones too",
@@ -190,7 +204,17 @@ impl Metrics {
             "Groups of writes the database refused",
             ReadCounter(writer, |w: &WriterStats| w.failures.load(Relaxed)),
         );
-        Metrics { registry, moves, move_seconds, games_in_memory, connections, ai_queued, ai_threads }
+        Metrics {
+            registry,
+            moves,
+            move_seconds,
+            games_in_memory,
+            connections,
+            ai_queued,
+            ai_threads,
+            live_games,
+            leases_held,
+        }
     }
 
     /// A move was committed and broadcast; its game's task took it up at
@@ -206,6 +230,8 @@ impl Metrics {
         self.connections.set(gauge_of(sample.connections));
         self.ai_queued.set(gauge_of(sample.ai_queued));
         self.ai_threads.set(gauge_of(sample.ai_threads));
+        self.live_games.set(i64::try_from(sample.live_games).unwrap_or(i64::MAX));
+        self.leases_held.set(gauge_of(sample.leases_held));
         let mut text = String::with_capacity(4096);
         prometheus_text::encode(&mut text, &self.registry)?;
         Ok(text)
@@ -220,6 +246,13 @@ pub(crate) async fn scrape(State(st): State<AppState>) -> Response {
         connections: s.connections.load(Relaxed),
         ai_queued: s.ctx.pool.queued(),
         ai_threads: s.ctx.pool.threads(),
+        live_games: match s.store.count_live().await {
+            Ok(n) => n,
+            Err(e) => {
+                return crate::ApiError::storage(e).into_response();
+            }
+        },
+        leases_held: s.ctx.cluster.as_ref().map_or(0, |c| c.held()),
     };
     match s.ctx.metrics.render(&sample) {
         Ok(text) => ([(header::CONTENT_TYPE, prometheus_text::CONTENT_TYPE)], text).into_response(),
@@ -250,13 +283,24 @@ mod tests {
     fn text_form() {
         let m = Metrics::new(Arc::new(WriterStats::default()));
         m.moved(Instant::now());
-        let text = m.render(&Sample { games_in_memory: 2, connections: 3, ai_queued: 0, ai_threads: 1 }).unwrap();
+        let text = m
+            .render(&Sample {
+                games_in_memory: 2,
+                connections: 3,
+                ai_queued: 0,
+                ai_threads: 1,
+                live_games: 4,
+                leases_held: 5,
+            })
+            .unwrap();
         for line in [
             "plateau_moves_total 1",
             "plateau_move_seconds_count 1",
             "plateau_move_seconds_bucket{le=\"+Inf\"} 1",
             "plateau_games_in_memory 2",
             "plateau_connections 3",
+            "plateau_live_games 4",
+            "plateau_leases_held 5",
             "plateau_commits_total 0",
             "plateau_commit_seconds_count 0",
             "plateau_write_failures_total 0",

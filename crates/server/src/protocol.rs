@@ -67,7 +67,8 @@ pub enum ClientMsg {
 }
 
 /// What a seat asks the game to do.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, Deserialize)]
+#[serde(tag = "a", rename_all = "snake_case")]
 pub enum Action {
     /// Play a move.
     Move {

@@ -16,7 +16,7 @@ use crate::error::ApiError;
 use crate::ids;
 use crate::pool::AiPool;
 use crate::store::{GameRow, SeatKind, SeatRow, Status, Storage, WriteOp, Writer};
-use crate::table::{Cmd, Table, TableCtx, now_ms};
+use crate::table::{Cmd, Remote, Role, Table, TableCtx, now_ms};
 
 /// The limits the server enforces.
 #[derive(Clone, Debug)]
@@ -75,6 +75,10 @@ pub struct Limits {
     /// Messages the players' room of one game may hold in all (they are
     /// stored with the game).
     pub chat_per_game: u64,
+    /// Instances sharing a PostgreSQL database: how long a game's lease lasts
+    /// unless its owner renews it (every third of it). A dead instance's
+    /// games are taken over by the others this long after its last renewal.
+    pub lease: Duration,
 }
 
 impl Default for Limits {
@@ -102,6 +106,7 @@ impl Default for Limits {
             secure_cookies: false,
             claim_after: Duration::from_secs(60),
             chat_per_game: 1_000,
+            lease: Duration::from_secs(5),
         }
     }
 }
@@ -287,9 +292,10 @@ impl Shared {
         writer: Writer,
         pool: AiPool,
         limits: Limits,
+        cluster: Option<Arc<crate::cluster::Cluster>>,
     ) -> Self {
         Shared {
-            ctx: Arc::new(TableCtx::new(registry, writer, pool, limits, store.clone())),
+            ctx: Arc::new(TableCtx::new(registry, writer, pool, limits, store.clone(), cluster)),
             store,
             loading: Mutex::new(HashMap::new()),
             connections: AtomicUsize::new(0),
@@ -330,6 +336,30 @@ impl Shared {
         if let Some(tx) = self.ctx.lookup(id) {
             return Ok(tx);
         }
+        // Instances sharing the database: the owner's copy if the game is
+        // free, else a replica following the owner.
+        let role = match &self.ctx.cluster {
+            None => Role::Solo,
+            Some(c) => match c.acquire(id).await.map_err(ApiError::storage)? {
+                Some(epoch) => Role::Owner(epoch),
+                None => Role::Replica,
+            },
+        };
+        let leader = match (&self.ctx.cluster, role) {
+            (Some(c), Role::Replica) => c.owner(id).await.map_err(ApiError::storage)?,
+            _ => None,
+        };
+        let r = self.restored(id).await;
+        if let (Err(_), Role::Owner(epoch), Some(c)) = (&r, role, &self.ctx.cluster) {
+            c.release(id, epoch).await;
+        }
+        let mut table = r?;
+        table.set_role(role, leader);
+        Ok(self.ctx.install(table))
+    }
+
+    /// Game `id` rebuilt from the database.
+    async fn restored(self: &Arc<Self>, id: &str) -> Result<Table, ApiError> {
         let stored = self
             .store
             .load(id)
@@ -339,10 +369,33 @@ impl Shared {
         // Replaying the moves (and a finished game's results) is CPU work:
         // off the async runtime.
         let ctx = self.ctx.clone();
-        let table = tokio::task::spawn_blocking(move || Table::restore(ctx, stored))
+        tokio::task::spawn_blocking(move || Table::restore(ctx, stored))
             .await
-            .map_err(|_| ApiError::internal("loading the game failed"))??;
-        Ok(self.ctx.install(table))
+            .map_err(|_| ApiError::internal("loading the game failed"))?
+    }
+
+    /// Take game `id` over if nobody holds it (its owner has gone): a
+    /// replica here becomes the owner; else the game is loaded as its owner.
+    /// Whether this instance owns it now.
+    pub(crate) async fn take_over(self: &Arc<Self>, id: &str) -> Result<bool, ApiError> {
+        let Some(c) = &self.ctx.cluster else { return Ok(false) };
+        let Some(epoch) = c.acquire(id).await.map_err(ApiError::storage)? else { return Ok(false) };
+        if let Some(tx) = self.ctx.lookup(id)
+            && tx.send(Cmd::Remote(Remote::Promote { epoch })).await.is_ok()
+        {
+            return Ok(true);
+        }
+        match self.restored(id).await {
+            Ok(mut table) => {
+                table.set_role(Role::Owner(epoch), None);
+                self.ctx.install(table);
+                Ok(true)
+            }
+            Err(e) => {
+                c.release(id, epoch).await;
+                Err(e)
+            }
+        }
     }
 
     /// Send a command to game `id` and wait for its answer, loading the game
@@ -386,8 +439,21 @@ impl Shared {
         });
     }
 
-    /// Resume every live game with a computer seat (after a restart).
+    /// Resume every live game with a computer seat or a clock (after a
+    /// restart); with instances sharing the database, those nobody holds.
     pub(crate) async fn resume(self: &Arc<Self>) -> Result<usize, ApiError> {
+        if let Some(c) = &self.ctx.cluster {
+            let ids = c.orphans(true, i64::MAX).await.map_err(ApiError::storage)?;
+            let mut n = 0;
+            for id in ids {
+                match self.take_over(&id).await {
+                    Ok(true) => n += 1,
+                    Ok(false) => {}
+                    Err(e) => tracing::error!("game {id} cannot be resumed: {e}"),
+                }
+            }
+            return Ok(n);
+        }
         let ids = self.store.resumable().await.map_err(ApiError::storage)?;
         let mut n = 0;
         for id in ids {
@@ -618,17 +684,15 @@ impl Shared {
             rated: req.rated,
             clock,
         };
-        self.ctx
-            .writer
-            .commit(vec![WriteOp::InsertGame { game: row.clone(), seats: seats.clone() }])
-            .await
-            .map_err(ApiError::storage)?;
+        let mut ops = vec![WriteOp::InsertGame { game: row.clone(), seats: seats.clone() }];
+        ops.extend(self.ctx.new_lease(&row.id));
+        self.ctx.writer.commit(ops).await.map_err(ApiError::storage)?;
         let id = row.id.clone();
         let mut table = Table::new(self.ctx.clone(), row, &seats, m, players);
         table.set_owner(client.to_string(), slot);
         let seat = holders.first().map(|(s, _)| *s);
         let state = table.state_json(seat, true, true);
-        self.ctx.install(table);
+        self.ctx.install_new(table);
         let token = seat.and_then(|s| tokens[s].clone());
         Ok(Created { id, seat, token, state, tokens })
     }

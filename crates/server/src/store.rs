@@ -43,6 +43,21 @@ pub type BoxFut<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 #[error("{0}")]
 pub struct StoreError(pub String);
 
+/// The message of a write refused because its instance no longer owns the
+/// game (its lease's epoch has moved on: see `crate::cluster`).
+const FENCED: &str = "this instance no longer owns the game: another has taken it over";
+
+impl StoreError {
+    /// A write refused for a stale lease.
+    pub fn fenced() -> StoreError {
+        StoreError(FENCED.to_string())
+    }
+    /// Whether the write was refused for a stale lease.
+    pub fn is_fenced(&self) -> bool {
+        self.0 == FENCED
+    }
+}
+
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
         StoreError(e.to_string())
@@ -344,6 +359,29 @@ pub enum WriteOp {
         /// The message.
         message: chat::ChatRow,
     },
+    /// The proof that the writer still owns the game (several instances on
+    /// one PostgreSQL): the group is refused unless the game's lease still
+    /// has this owner and epoch (the fencing token). One instance alone
+    /// (SQLite) never writes it.
+    Fence {
+        /// The game.
+        game_id: String,
+        /// The instance.
+        owner: String,
+        /// The lease's epoch when the instance took the game.
+        epoch: i64,
+    },
+    /// The lease of a game just created, held by its creating instance
+    /// (epoch 1) for `lease_ms` from the commit. Never written by one
+    /// instance alone (SQLite).
+    NewLease {
+        /// The game.
+        game_id: String,
+        /// The instance.
+        owner: String,
+        /// The lease's length, in ms.
+        lease_ms: i64,
+    },
     /// A change of status (and the summary columns).
     UpdateGame {
         /// The game.
@@ -396,6 +434,8 @@ pub trait Storage: players::PlayerStore + Send + Sync + 'static {
     fn load<'a>(&'a self, id: &'a str) -> BoxFut<'a, Result<Option<StoredGame>, StoreError>>;
     /// A page of games of one status, most recently changed first.
     fn list<'a>(&'a self, q: &'a Listing) -> BoxFut<'a, Result<Vec<Listed>, StoreError>>;
+    /// The number of live games.
+    fn count_live(&self) -> BoxFut<'_, Result<u64, StoreError>>;
     /// The ids of the live games with a computer seat (to resume at start).
     fn resumable(&self) -> BoxFut<'_, Result<Vec<String>, StoreError>>;
 
@@ -609,6 +649,8 @@ impl SqliteStore {
                     }
                 }
                 WriteOp::Rate(c) => players::push_rate(&mut q, c),
+                // One instance alone owns every game: no lease to check.
+                WriteOp::Fence { .. } | WriteOp::NewLease { .. } => {}
                 WriteOp::UpdateGame { game_id, status, result, termination, ply, rematch, seed, at } => {
                     q.push(" UPDATE games SET status = ").push_bind(status.as_str());
                     q.push(", result = ").push_bind(result.clone());
@@ -824,6 +866,14 @@ impl Storage for SqliteStore {
                 }
             }
             Ok(out)
+        })
+    }
+
+    fn count_live(&self) -> BoxFut<'_, Result<u64, StoreError>> {
+        Box::pin(async move {
+            let n: i64 =
+                sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE status = 'live'").fetch_one(&self.pool).await?;
+            Ok(n as u64)
         })
     }
 

@@ -55,9 +55,37 @@ impl PgStore {
         // rolled back.
         let mut tx = self.pool.begin().await?;
         let mut events: Vec<(&str, &EventRow)> = Vec::new();
+        let mut chats: Vec<(&str, &ChatRow)> = Vec::new();
         for op in groups.iter().flatten() {
             let mut q: QueryBuilder<Postgres> = QueryBuilder::new("");
             match op {
+                WriteOp::Fence { game_id, owner, epoch } => {
+                    // Locks the lease's row until the commit: a taking over
+                    // waits for this transaction, then loads what it wrote.
+                    let done =
+                        sqlx::query("UPDATE leases SET epoch = epoch WHERE game_id = $1 AND owner = $2 AND epoch = $3")
+                            .bind(game_id)
+                            .bind(owner)
+                            .bind(epoch)
+                            .execute(&mut *tx)
+                            .await?;
+                    if done.rows_affected() != 1 {
+                        return Err(StoreError::fenced());
+                    }
+                    continue;
+                }
+                WriteOp::NewLease { game_id, owner, lease_ms } => {
+                    sqlx::query(&format!(
+                        "INSERT INTO leases (game_id, owner, epoch, expires_at) VALUES ($1, $2, 1, {} + $3)",
+                        crate::cluster::NOW_MS
+                    ))
+                    .bind(game_id)
+                    .bind(owner)
+                    .bind(lease_ms)
+                    .execute(&mut *tx)
+                    .await?;
+                    continue;
+                }
                 WriteOp::InsertGame { game, seats } => {
                     let options = serde_json::to_string(&game.options).map_err(|e| StoreError(e.to_string()))?;
                     q.push(
@@ -107,6 +135,7 @@ impl PgStore {
                     continue;
                 }
                 WriteOp::InsertChat { game_id, message } => {
+                    chats.push((game_id, message));
                     q.push("INSERT INTO chat (game_id, n, seat, name, text, at) ");
                     q.push_values(std::iter::once(message), |mut b, m| {
                         b.push_bind(game_id.clone())
@@ -164,6 +193,15 @@ impl PgStore {
                     .push_bind(e.at);
             });
             q.build().persistent(false).execute(&mut *tx).await?;
+        }
+        // Every instance hears of the events and messages once they are
+        // committed (a notification is delivered only after the commit).
+        for payload in crate::cluster::wire::payloads(&events, &chats) {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(crate::cluster::EVENTS)
+                .bind(payload)
+                .execute(&mut *tx)
+                .await?;
         }
         tx.commit().await?;
         Ok(())
@@ -304,6 +342,14 @@ impl Storage for PgStore {
                 }
             }
             Ok(out)
+        })
+    }
+
+    fn count_live(&self) -> BoxFut<'_, Result<u64, StoreError>> {
+        Box::pin(async move {
+            let n: i64 =
+                sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE status = 'live'").fetch_one(&self.pool).await?;
+            Ok(n as u64)
         })
     }
 

@@ -315,6 +315,7 @@ impl Table {
         seat: Option<usize>,
         name: Option<String>,
         account: Option<(String, String)>,
+        token_hash: Option<String>,
     ) -> Result<Joined, ApiError> {
         if self.row.status != Status::Open {
             return Err(ApiError::conflict("not_open", "this game has no open seat"));
@@ -350,8 +351,15 @@ impl Table {
                 .position(SeatSlot::is_open)
                 .ok_or_else(|| ApiError::conflict("not_open", "this game has no open seat"))?,
         };
-        let token = ids::new_token()?;
-        let hash = ids::hash_token(&token);
+        // A replica made the token (forwarded): only its hash comes here.
+        let (token, hash) = match token_hash {
+            Some(h) => (String::new(), h),
+            None => {
+                let t = ids::new_token()?;
+                let h = ids::hash_token(&t);
+                (t, h)
+            }
+        };
         let filled = (0..self.seats.len()).all(|i| i == s || !self.seats[i].is_open());
         let mut ops = vec![WriteOp::UpdateSeat {
             game_id: self.row.id.clone(),
@@ -454,7 +462,8 @@ impl Table {
         if let WriteOp::UpdateGame { rematch, .. } = &mut update {
             *rematch = Some(new_id.clone());
         }
-        let ops = vec![WriteOp::InsertGame { game: row.clone(), seats: seats.clone() }, update];
+        let mut ops = vec![WriteOp::InsertGame { game: row.clone(), seats: seats.clone() }, update];
+        ops.extend(self.ctx.new_lease(&new_id));
         let evs = vec![
             (EventKind::RematchOffer, Some(seat), String::new()),
             (EventKind::Rematch, None, json!({ "rematch": new_id }).to_string()),
@@ -465,7 +474,7 @@ impl Table {
         let mut table = Table::new(self.ctx.clone(), row, &seats, m, Vec::new());
         // The rematch waits in the same line of the computer players' queue.
         table.set_owner(self.owner.clone(), None);
-        self.ctx.install(table);
+        self.ctx.install_new(table);
         self.publish(rows, false);
         Ok(())
     }

@@ -75,6 +75,26 @@ impl ChatLog {
         ChatLog { players, spectators: VecDeque::new(), next, room: Bucket::new(ROOM_BURST) }
     }
 
+    /// A message another instance announced: its room, or `None` if this
+    /// copy already has it.
+    pub(super) fn heard(&mut self, m: &ChatRow) -> Option<Room> {
+        if m.n == 0 {
+            return Some(Room::Spectators);
+        }
+        if m.n < self.next {
+            return None;
+        }
+        self.next = m.n + 1;
+        Some(Room::Players)
+    }
+
+    /// This log rebuilt from the database takes over what is not stored:
+    /// the spectators' room and its bucket.
+    pub(super) fn carry(&mut self, old: &mut ChatLog) {
+        self.spectators = std::mem::take(&mut old.spectators);
+        self.room = std::mem::replace(&mut old.room, Bucket::new(ROOM_BURST));
+    }
+
     fn room_mut(&mut self, room: Room) -> &mut VecDeque<ChatRow> {
         match room {
             Room::Players => &mut self.players,
@@ -170,7 +190,12 @@ impl Table {
         }
     }
 
-    async fn post_chat(&mut self, seat: Option<Seat>, account: Option<String>, text: String) -> Result<(), ApiError> {
+    pub(super) async fn post_chat(
+        &mut self,
+        seat: Option<Seat>,
+        account: Option<String>,
+        text: String,
+    ) -> Result<(), ApiError> {
         let at = now_ms();
         let (room, message) = match seat {
             Some(s) => {
@@ -184,7 +209,7 @@ impl Table {
                 let name = self.seats[s].name.clone().unwrap_or_else(|| self.m.seat_name(s));
                 let message = ChatRow { n: self.chat.next, seat: Some(s), name, text, at };
                 let op = WriteOp::InsertChat { game_id: self.row.id.clone(), message: message.clone() };
-                self.ctx.writer.commit(vec![op]).await.map_err(ApiError::storage)?;
+                self.write(vec![op]).await?;
                 self.chat.next += 1;
                 (Room::Players, message)
             }
@@ -205,8 +230,21 @@ impl Table {
                 (Room::Spectators, ChatRow { n: 0, seat: None, name, text, at })
             }
         };
-        let frame = serde_json::to_string(&frame_of(&message, room, Some("chat")))
-            .map_err(|e| ApiError::internal(e.to_string()))?;
+        if room == Room::Spectators
+            && let Some(c) = self.ctx.cluster.clone()
+        {
+            // Never stored: the other instances' spectators hear it now.
+            let (id, m) = (self.row.id.clone(), message.clone());
+            tokio::spawn(async move { c.spectators_said(&id, &m).await });
+        }
+        self.deliver_chat(room, message);
+        Ok(())
+    }
+
+    /// Send a message to this instance's watchers of its room, and keep it
+    /// in the room's recent messages.
+    pub(super) fn deliver_chat(&mut self, room: Room, message: ChatRow) {
+        let Ok(frame) = serde_json::to_string(&frame_of(&message, room, Some("chat"))) else { return };
         let frame = Utf8Bytes::from(frame);
         let mut dead = Vec::new();
         for s in self.subs.iter().filter(|s| (s.seat.is_some()) == (room == Room::Players)) {
@@ -224,7 +262,6 @@ impl Table {
         while log.len() > HISTORY {
             log.pop_front();
         }
-        Ok(())
     }
 
     /// The last messages of the room `seat` (or a spectator) reads, oldest

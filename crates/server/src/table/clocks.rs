@@ -87,7 +87,7 @@ pub(super) struct Ending {
     /// Held until the writes are committed: ratings are read and written
     /// by one game at a time, so that two games of one player never rate
     /// from the same old rating.
-    pub _guard: Option<Vec<tokio::sync::OwnedMutexGuard<()>>>,
+    pub _guard: Option<super::ctx::RatingLocks>,
 }
 
 impl Table {
@@ -248,7 +248,7 @@ impl Table {
             tracing::warn!("game {}: rated, but an account holds two seats: not rated", self.row.id);
             return Ok(Ending { data, ops, _guard: None });
         }
-        let guard = self.ctx.lock_ratings(&accounts).await;
+        let guard = self.ctx.lock_ratings(&accounts).await?;
         let at = now_ms();
         let stored = self.ctx.store.ratings(&self.row.game, &accounts).await.map_err(ApiError::storage)?;
         let before: Vec<Rating> = accounts

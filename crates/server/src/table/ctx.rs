@@ -14,6 +14,12 @@ use crate::pool::AiPool;
 use crate::state::Limits;
 use crate::store::{Storage, Writer};
 
+/// The ratings of a game's players, locked (see [`TableCtx::lock_ratings`]).
+pub(crate) struct RatingLocks {
+    _local: Vec<tokio::sync::OwnedMutexGuard<()>>,
+    _shared: Option<sqlx::Transaction<'static, sqlx::Postgres>>,
+}
+
 /// The context of every game's task.
 pub(crate) struct TableCtx {
     pub registry: Registry,
@@ -24,6 +30,8 @@ pub(crate) struct TableCtx {
     pub store: Arc<dyn Storage>,
     /// The metrics served at `/metrics`.
     pub metrics: crate::metrics::Metrics,
+    /// The other instances sharing the database, when it is PostgreSQL.
+    pub cluster: Option<Arc<crate::cluster::Cluster>>,
     /// One lock per account, held while a game reads and writes the
     /// account's rating (see `clocks::Ending`).
     ratings: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
@@ -51,8 +59,10 @@ impl TableCtx {
         pool: AiPool,
         limits: Limits,
         store: Arc<dyn Storage>,
+        cluster: Option<Arc<crate::cluster::Cluster>>,
     ) -> TableCtx {
         TableCtx {
+            cluster,
             metrics: crate::metrics::Metrics::new(writer.stats.clone()),
             registry,
             writer,
@@ -71,8 +81,10 @@ impl TableCtx {
     /// Lock the ratings of these accounts (in the order of their ids, so
     /// that two games never wait for each other): two games of one player
     /// never rate from the same old rating, and games of other players go
-    /// on at once.
-    pub(crate) async fn lock_ratings(&self, accounts: &[String]) -> Vec<tokio::sync::OwnedMutexGuard<()>> {
+    /// on at once. With instances sharing the database, the locks are the
+    /// database's too (advisory locks of one transaction, held until the
+    /// guard is dropped).
+    pub(crate) async fn lock_ratings(&self, accounts: &[String]) -> Result<RatingLocks, crate::error::ApiError> {
         let mut ids: Vec<&String> = accounts.iter().collect();
         ids.sort();
         ids.dedup();
@@ -86,11 +98,15 @@ impl TableCtx {
             }
             Err(_) => Vec::new(),
         };
-        let mut guards = Vec::with_capacity(locks.len());
+        let mut local = Vec::with_capacity(locks.len());
         for l in locks {
-            guards.push(l.lock_owned().await);
+            local.push(l.lock_owned().await);
         }
-        guards
+        let shared = match &self.cluster {
+            Some(c) => Some(c.lock_accounts(&ids).await.map_err(crate::error::ApiError::storage)?),
+            None => None,
+        };
+        Ok(RatingLocks { _local: local, _shared: shared })
     }
 
     /// End every game's task (the server stops).
@@ -127,6 +143,27 @@ impl TableCtx {
         self.next.fetch_add(1, Ordering::Relaxed)
     }
 
+    /// The lease of a game being created, written with it (instances
+    /// sharing the database).
+    pub(crate) fn new_lease(&self, id: &str) -> Option<crate::store::WriteOp> {
+        let c = self.cluster.as_ref()?;
+        Some(crate::store::WriteOp::NewLease {
+            game_id: id.to_string(),
+            owner: c.id.clone(),
+            lease_ms: c.lease.as_millis() as i64,
+        })
+    }
+
+    /// Start the task of a game just created here (with its lease, epoch 1,
+    /// when instances share the database).
+    pub(crate) fn install_new(self: &Arc<Self>, mut table: Table) -> mpsc::Sender<Cmd> {
+        if let Some(c) = &self.cluster {
+            c.hold(table.id(), 1);
+            table.set_role(super::Role::Owner(1), None);
+        }
+        self.install(table)
+    }
+
     /// Start a game's task.
     pub(crate) fn install(self: &Arc<Self>, table: Table) -> mpsc::Sender<Cmd> {
         let (tx, rx) = mpsc::channel(256);
@@ -150,6 +187,11 @@ impl TableCtx {
             }
             None => None,
         }
+    }
+
+    /// The ids of the games in memory.
+    pub(crate) fn ids(&self) -> Vec<String> {
+        self.tables.lock().map(|m| m.keys().cloned().collect()).unwrap_or_default()
     }
 
     /// The number of games in memory.

@@ -25,6 +25,7 @@ use crate::state::ComputerSlot;
 
 use crate::store::{EventKind, EventRow, GameRow, SeatKind, SeatRow, Status, StoredGame, WriteOp};
 pub(crate) use ctx::TableCtx;
+pub(crate) use replica::{Remote, moved};
 
 mod actions;
 pub(crate) mod chat;
@@ -32,6 +33,7 @@ mod clocks;
 mod computer;
 mod ctx;
 mod frames;
+mod replica;
 mod restore;
 mod takeback;
 #[cfg(test)]
@@ -71,8 +73,21 @@ pub(crate) enum Cmd {
         name: Option<String>,
         /// The account taking the seat (id and name), if logged in.
         account: Option<(String, String)>,
+        /// The hash of the seat's token, when a replica made the token
+        /// (forwarded; the reply's token is then empty).
+        token_hash: Option<String>,
         reply: oneshot::Sender<Result<Joined, ApiError>>,
     },
+    /// A message forwarded by a replica for a watcher of its own (already
+    /// admitted by its rate limit); the version in reply.
+    ChatAs {
+        seat: Option<Seat>,
+        account_name: Option<String>,
+        text: String,
+        reply: oneshot::Sender<Result<u64, ApiError>>,
+    },
+    /// From the other instances sharing the database (`crate::cluster`).
+    Remote(Remote),
     /// A read, as the token's seat (or the account's, or a spectator) may see it.
     Query {
         token: Option<String>,
@@ -89,6 +104,20 @@ pub(crate) enum Who {
     Token(String),
     /// A logged-in account, for the seat it holds.
     Account(String),
+    /// A seat (or a spectator) as a replica on another instance checked it
+    /// (`crate::cluster`; never from a client).
+    Forwarded(Option<Seat>),
+}
+
+/// What this instance is to a game in its memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// The only instance (SQLite): it owns every game, without a lease.
+    Solo,
+    /// The owner, by the lease of this epoch: it alone writes the game.
+    Owner(i64),
+    /// A copy kept for this instance's clients; the owner is elsewhere.
+    Replica,
 }
 
 /// What is read.
@@ -203,6 +232,16 @@ pub(crate) struct Table {
     /// When recording the fall of the clock last failed (tried again a
     /// second later).
     flag_failed: Option<tokio::time::Instant>,
+    /// Owner, replica, or the only instance.
+    role: Role,
+    /// A replica: the instance owning the game, when known.
+    leader: Option<String>,
+    /// An owner: when another instance last said each seat has a socket
+    /// open there (ms since 1970).
+    remote_seen: Vec<Option<i64>>,
+    /// The lease was lost: the task ends (its sockets close; their clients
+    /// reconnect and find the game's new owner).
+    lost: bool,
 }
 
 /// Milliseconds since 1970.
@@ -266,7 +305,12 @@ impl Table {
             clocks,
             resume_clock: false,
             flag_failed: None,
+            role: Role::Solo,
+            leader: None,
+            remote_seen: Vec::new(),
+            lost: false,
         };
+        t.remote_seen = vec![None; t.seats.len()];
         t.set_meta();
         t
     }
@@ -304,15 +348,21 @@ impl Table {
 
     /// The task: handle commands and computer moves until evicted.
     pub(crate) async fn run(mut self, mut rx: mpsc::Receiver<Cmd>, generation: u64) {
-        if self.resume_clock {
-            self.resume_clock = false;
-            self.restart_clock().await;
+        if self.role == Role::Replica {
+            // What was committed between its loading and now.
+            self.catch_up().await;
+        } else {
+            self.start_owning().await;
         }
-        self.mark_absent(now_ms());
-        self.maybe_start_ai();
         let mut halted = self.ctx.halted();
+        let mut beat = tokio::time::interval(replica::PRESENCE_BEAT);
         loop {
             if *halted.borrow() {
+                return;
+            }
+            if self.lost {
+                self.ctx.evict(&self.row.id, generation, &mut rx);
+                tracing::info!("game {}: taken over by another instance, left here", self.row.id);
                 return;
             }
             let idle = self.idle_timeout();
@@ -322,6 +372,7 @@ impl Table {
                     Some(c) => self.handle(c).await,
                     None => return,
                 },
+                _ = beat.tick() => self.presence_beat(),
                 res = wait_ai(&mut self.ai) => self.ai_done(res).await,
                 _ = sleep_until_opt(self.ai_retry) => {
                     self.ai_retry = None;
@@ -348,10 +399,27 @@ impl Table {
         })
     }
 
+    /// What an owner does when its task starts: the clocks again after a
+    /// stop, the absent players, the computer's move.
+    async fn start_owning(&mut self) {
+        if self.resume_clock {
+            self.resume_clock = false;
+            self.restart_clock().await;
+        }
+        self.mark_absent(now_ms());
+        self.maybe_start_ai();
+    }
+
     fn try_evict(&mut self, rx: &mut mpsc::Receiver<Cmd>, generation: u64) -> bool {
         let gone = self.ctx.evict(&self.row.id, generation, rx);
+        if gone && let (Role::Owner(epoch), Some(c)) = (self.role, self.ctx.cluster.clone()) {
+            // Out of memory: any instance may take the game at once.
+            let id = self.row.id.clone();
+            tokio::spawn(async move { c.release(&id, epoch).await });
+        }
         // A running clock must still fall: the server loads the game again then.
         if gone
+            && self.role != Role::Replica
             && self.row.status == Status::Live
             && let Some(d) = self.clocks.as_ref().and_then(|c| c.deadline())
         {
@@ -361,7 +429,20 @@ impl Table {
     }
 
     async fn handle(&mut self, cmd: Cmd) {
+        let cmd = if self.role == Role::Replica {
+            match self.replica_takes(cmd).await {
+                Some(c) => c,
+                None => return,
+            }
+        } else {
+            cmd
+        };
         match cmd {
+            Cmd::Remote(r) => self.remote(r).await,
+            Cmd::ChatAs { seat, account_name, text, reply } => {
+                let r = self.post_chat(seat, account_name, text).await.map(|()| self.version);
+                let _ = reply.send(r);
+            }
             Cmd::Subscribe { token, account, since, gestures, tx, reply } => {
                 let r = self.subscribe(token.as_deref(), account, since, gestures, tx);
                 let _ = reply.send(r);
@@ -391,6 +472,10 @@ impl Table {
                         self.acting_gestures = true;
                         (self.auth(None, Some(&a)), None)
                     }
+                    Who::Forwarded(seat) => {
+                        self.acting_gestures = false;
+                        (Ok(seat), None)
+                    }
                 };
                 if let Ok(Some(s)) = seat
                     && sub.is_none()
@@ -415,8 +500,8 @@ impl Table {
                     (None, None) => {}
                 }
             }
-            Cmd::Join { seat, name, account, reply } => {
-                let r = self.join(seat, name, account).await;
+            Cmd::Join { seat, name, account, token_hash, reply } => {
+                let r = self.join(seat, name, account, token_hash).await;
                 let _ = reply.send(r);
             }
             Cmd::Query { token, account, what, reply } => {
@@ -465,8 +550,25 @@ impl Table {
             .map(|(i, (kind, seat, data))| EventRow { version: self.version + i as u64 + 1, kind, seat, data, at })
             .collect();
         ops.extend(rows.iter().map(|e| WriteOp::InsertEvent { game_id: self.row.id.clone(), event: e.clone() }));
-        self.ctx.writer.commit(ops).await.map_err(ApiError::storage)?;
+        self.write(ops).await?;
         Ok(rows)
+    }
+
+    /// Write, as the game's owner: with its lease's fencing token when
+    /// instances share the database. A write refused for a stale lease ends
+    /// the task (the game has a new owner).
+    async fn write(&mut self, mut ops: Vec<WriteOp>) -> Result<(), ApiError> {
+        if let (Role::Owner(epoch), Some(c)) = (self.role, &self.ctx.cluster) {
+            ops.insert(0, WriteOp::Fence { game_id: self.row.id.clone(), owner: c.id.clone(), epoch });
+        }
+        match self.ctx.writer.commit(ops).await {
+            Ok(()) => Ok(()),
+            Err(e) if e.is_fenced() => {
+                self.lost = true;
+                Err(replica::moved())
+            }
+            Err(e) => Err(ApiError::storage(e)),
+        }
     }
 
     fn status_op(&self, status: Status) -> WriteOp {

@@ -39,47 +39,62 @@ pub(crate) fn replay(
     let mut takeback_offers = Vec::new();
     let mut clocks = row.clock.map(|tc| crate::clock::Clocks::new(tc, kinds.len()));
     for e in events {
-        match e.kind {
-            EventKind::Move => {
-                catch(|| m.play(&e.data))?.map_err(|err| {
-                    ApiError::internal(format!("stored game {}: move {} ({}): {err}", row.id, e.version, e.data))
-                })?;
-                draw_offers.clear();
-            }
-            EventKind::DrawOffer => {
-                if let Some(s) = e.seat
-                    && !draw_offers.contains(&s)
-                {
-                    draw_offers.push(s);
-                }
-            }
-            EventKind::DrawDecline => draw_offers.clear(),
-            EventKind::RematchOffer => {
-                if let Some(s) = e.seat
-                    && !rematch_offers.contains(&s)
-                {
-                    rematch_offers.push(s);
-                }
-            }
-            EventKind::GameOver => {
-                draw_offers.clear();
-                if m.outcome().is_none() {
-                    let data: Value = serde_json::from_str(&e.data).unwrap_or(Value::Null);
-                    let result = data["result"].as_str().unwrap_or("");
-                    let o = parse_result(result, m.seats(), data["reason"].as_str())
-                        .map_err(|err| ApiError::internal(format!("stored game {}: {err}", row.id)))?;
-                    m.adjudicate(o);
-                }
-            }
-            _ => {}
-        }
-        super::takeback::replay_event(m.as_mut(), &mut takeback_offers, &mut draw_offers, e, &row.id)?;
+        apply_event(m.as_mut(), &mut draw_offers, &mut rematch_offers, &mut takeback_offers, e, &row.id)?;
         if let Some(c) = clocks.as_mut() {
             super::clocks::clock_event(c, e);
             super::clocks::clock_sync(c, &*m, kinds, true, e.at);
         }
     }
     Ok(Replayed { m, clocks, draw_offers, rematch_offers, takeback_offers })
+}
+
+/// One committed event applied to a match and to the offers standing (the
+/// clocks apart): when replaying a game, and on a replica as the owner's
+/// events come.
+pub(super) fn apply_event(
+    m: &mut dyn AnyMatch,
+    draw_offers: &mut Vec<Seat>,
+    rematch_offers: &mut Vec<Seat>,
+    takeback_offers: &mut Vec<Seat>,
+    e: &EventRow,
+    id: &str,
+) -> Result<(), ApiError> {
+    match e.kind {
+        EventKind::Move => {
+            catch(|| m.play(&e.data))?.map_err(|err| {
+                ApiError::internal(format!("stored game {id}: move {} ({}): {err}", e.version, e.data))
+            })?;
+            draw_offers.clear();
+        }
+        EventKind::DrawOffer => {
+            if let Some(s) = e.seat
+                && !draw_offers.contains(&s)
+            {
+                draw_offers.push(s);
+            }
+        }
+        EventKind::DrawDecline => draw_offers.clear(),
+        EventKind::RematchOffer => {
+            if let Some(s) = e.seat
+                && !rematch_offers.contains(&s)
+            {
+                rematch_offers.push(s);
+            }
+        }
+        EventKind::GameOver => {
+            draw_offers.clear();
+            if m.outcome().is_none() {
+                let data: Value = serde_json::from_str(&e.data).unwrap_or(Value::Null);
+                let result = data["result"].as_str().unwrap_or("");
+                let o = parse_result(result, m.seats(), data["reason"].as_str())
+                    .map_err(|err| ApiError::internal(format!("stored game {id}: {err}")))?;
+                m.adjudicate(o);
+            }
+        }
+        _ => {}
+    }
+    super::takeback::replay_event(m, takeback_offers, draw_offers, e, id)?;
+    Ok(())
 }
 
 impl Table {

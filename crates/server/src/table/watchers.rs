@@ -61,6 +61,7 @@ impl Table {
         {
             self.seats[s].gone_since = None;
             self.presence(s, true);
+            self.tell_presence(s, true);
         }
         let account_name = account.map(|(_, name)| name);
         self.subs.push(Sub { id, seat, gestures, tx, account_name });
@@ -81,7 +82,9 @@ impl Table {
     }
 
     pub(super) fn online(&self, seat: Seat) -> bool {
-        self.seats[seat].kind == SeatKind::Computer || self.subs.iter().any(|s| s.seat == Some(seat))
+        self.seats[seat].kind == SeatKind::Computer
+            || self.subs.iter().any(|s| s.seat == Some(seat))
+            || self.remote_here(seat, now_ms())
     }
 
     pub(super) fn presence(&mut self, seat: Seat, online: bool) {
@@ -99,6 +102,7 @@ impl Table {
         {
             self.seats[s].gone_since = Some(now_ms());
             self.presence(s, false);
+            self.tell_presence(s, false);
         }
         if sub.seat.is_none() {
             self.spectators_changed();
@@ -135,6 +139,12 @@ impl Table {
             self.slot = None;
         }
         self.clocks_after(&rows);
+        self.broadcast(rows, seats_changed);
+    }
+
+    /// Record events whose effects are already in the match and the clocks
+    /// (a replica rebuilt from the database), and broadcast them.
+    pub(super) fn broadcast(&mut self, rows: Vec<EventRow>, seats_changed: bool) {
         let evs: Vec<Value> = rows.iter().map(event_json).collect();
         for r in rows {
             if r.kind.changes_position() {

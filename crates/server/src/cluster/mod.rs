@@ -1,0 +1,296 @@
+//! Several instances on one PostgreSQL database (issue 16; the design is in
+//! `docs/deploy.md`).
+//!
+//! - **Ownership.** Each game in memory is owned by one instance: a row of
+//!   `leases` (owner, epoch, expiry by the database's clock) that its owner
+//!   renews. Taking a game (free, expired, or let go) adds one to its epoch;
+//!   every write of the owner carries a [`WriteOp::Fence`] on its (owner,
+//!   epoch), so that a paused or cut-off owner whose game was taken over
+//!   writes nothing that is kept.
+//! - **Replicas.** An instance with clients of a game it does not own keeps a
+//!   replica of it: it serves reads and sockets from memory, applies the
+//!   events the owner commits (announced to every instance by a
+//!   notification on [`EVENTS`] sent in the commit's transaction), and
+//!   forwards what its clients do to the owner (a notification on the
+//!   owner's own channel; the answer comes back on the replica's, after the
+//!   owner's commit).
+//! - **Failover.** When an owner dies its leases expire; every instance
+//!   looks for expired leases of unfinished games each second and takes
+//!   them (a replica in memory is rebuilt from the database and becomes the
+//!   owner). A stopping instance lets its games go first.
+//!
+//! [`WriteOp::Fence`]: crate::store::WriteOp::Fence
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use sqlx::{PgPool, Postgres, Row};
+use tokio::sync::oneshot;
+
+use crate::error::ApiError;
+use crate::store::{EventRow, StoreError, event_row};
+use wire::{Answer, Direct, Forwarded};
+
+pub(crate) mod run;
+pub(crate) mod wire;
+
+/// The database's clock, in ms since 1970 (instances' clocks may differ;
+/// leases are timed by the database's alone).
+pub(crate) const NOW_MS: &str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
+
+/// The channel of committed events and messages, heard by every instance.
+pub(crate) const EVENTS: &str = "plateau_events";
+
+/// How long a forwarded request waits for the owner's answer.
+const FORWARD_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// This instance's part in a group of instances.
+pub(crate) struct Cluster {
+    /// This instance's id (random, new at each start).
+    pub id: String,
+    pub pool: PgPool,
+    /// How long a lease lasts without renewal.
+    pub lease: Duration,
+    /// The games this instance owns: id → (epoch, when taken).
+    held: Mutex<HashMap<String, (i64, Instant)>>,
+    /// Forwarded requests waiting for their answer.
+    waiting: Mutex<HashMap<u64, oneshot::Sender<Answer>>>,
+    next: AtomicU64,
+    /// Set when the listener's connection was lost: replicas read what they
+    /// missed once the database answers again.
+    pub(crate) missed: AtomicBool,
+}
+
+impl Cluster {
+    pub(crate) fn new(pool: PgPool, lease: Duration) -> Result<Cluster, crate::ids::RandomError> {
+        Ok(Cluster {
+            id: format!("{:016x}", crate::ids::random_u64()?),
+            pool,
+            lease,
+            held: Mutex::new(HashMap::new()),
+            waiting: Mutex::new(HashMap::new()),
+            next: AtomicU64::new(1),
+            missed: AtomicBool::new(false),
+        })
+    }
+
+    fn lease_ms(&self) -> i64 {
+        self.lease.as_millis() as i64
+    }
+
+    /// This instance's own channel (requests to it, answers to it).
+    pub(crate) fn channel_of(id: &str) -> String {
+        format!("plateau_i_{id}")
+    }
+
+    /// Take game `id` if nobody holds it (no lease, expired, or let go), or if
+    /// this instance already does: its new epoch. `None` if another
+    /// instance holds it, or the game does not exist.
+    pub(crate) async fn acquire(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query(&format!(
+            "INSERT INTO leases (game_id, owner, epoch, expires_at) \
+             SELECT $1, $2, 1, {NOW_MS} + $3 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1) \
+             ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = leases.epoch + 1, \
+             expires_at = EXCLUDED.expires_at \
+             WHERE leases.expires_at < {NOW_MS} OR leases.owner = EXCLUDED.owner RETURNING epoch"
+        ))
+        .bind(id)
+        .bind(&self.id)
+        .bind(self.lease_ms())
+        .fetch_optional(&self.pool)
+        .await?;
+        let epoch = row.map(|r| r.try_get::<i64, _>("epoch")).transpose()?;
+        if let Some(e) = epoch {
+            self.hold(id, e);
+        }
+        Ok(epoch)
+    }
+
+    /// The instance holding game `id`'s lease now, if any.
+    pub(crate) async fn owner(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query(&format!("SELECT owner FROM leases WHERE game_id = $1 AND expires_at >= {NOW_MS}"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get::<String, _>("owner")).transpose()?)
+    }
+
+    /// Note a lease held (a game created here holds epoch 1).
+    pub(crate) fn hold(&self, id: &str, epoch: i64) {
+        if let Ok(mut h) = self.held.lock() {
+            h.insert(id.to_string(), (epoch, Instant::now()));
+        }
+    }
+
+    /// The number of leases held.
+    pub(crate) fn held(&self) -> usize {
+        self.held.lock().map(|h| h.len()).unwrap_or(0)
+    }
+
+    /// Let game `id` go (its task left memory): any instance may take it at
+    /// once. Nothing if the lease has moved on.
+    pub(crate) async fn release(&self, id: &str, epoch: i64) {
+        self.forget(id, epoch);
+        let r = sqlx::query("UPDATE leases SET expires_at = 0 WHERE game_id = $1 AND owner = $2 AND epoch = $3")
+            .bind(id)
+            .bind(&self.id)
+            .bind(epoch)
+            .execute(&self.pool)
+            .await;
+        if let Err(e) = r {
+            tracing::warn!("game {id}: its lease could not be let go (it expires): {e}");
+        }
+    }
+
+    /// Forget a lease lost (taken over).
+    pub(crate) fn forget(&self, id: &str, epoch: i64) {
+        if let Ok(mut h) = self.held.lock()
+            && h.get(id).is_some_and(|(e, _)| *e == epoch)
+        {
+            h.remove(id);
+        }
+    }
+
+    /// Hand every game over (the instance stops): their leases expire now,
+    /// and the other instances take the unfinished ones within a second.
+    pub(crate) async fn release_all(&self) -> Result<u64, StoreError> {
+        let done = sqlx::query("UPDATE leases SET expires_at = 1 WHERE owner = $1 AND expires_at > 1")
+            .bind(&self.id)
+            .execute(&self.pool)
+            .await?;
+        if let Ok(mut h) = self.held.lock() {
+            h.clear();
+        }
+        Ok(done.rows_affected())
+    }
+
+    /// Renew every lease this instance holds; the games whose lease it has
+    /// lost (with the epoch it had), to be stopped here.
+    pub(crate) async fn renew(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        let started = Instant::now();
+        let rows = sqlx::query(&format!(
+            "UPDATE leases SET expires_at = {NOW_MS} + $2 WHERE owner = $1 AND expires_at > 1 RETURNING game_id, epoch"
+        ))
+        .bind(&self.id)
+        .bind(self.lease_ms())
+        .fetch_all(&self.pool)
+        .await?;
+        let mut kept: HashMap<String, i64> = HashMap::with_capacity(rows.len());
+        for r in &rows {
+            kept.insert(r.try_get("game_id")?, r.try_get("epoch")?);
+        }
+        let Ok(mut h) = self.held.lock() else { return Ok(Vec::new()) };
+        let lost: Vec<(String, i64)> = h
+            .iter()
+            .filter(|(id, (e, since))| *since < started && kept.get(*id) != Some(e))
+            .map(|(id, (e, _))| (id.clone(), *e))
+            .collect();
+        for (id, _) in &lost {
+            h.remove(id);
+        }
+        Ok(lost)
+    }
+
+    /// Unfinished games whose owner has gone (lease expired, not let go), or
+    /// that never had a lease and need a driver (`and_unleased`: a live game
+    /// with a clock or a computer seat, at start).
+    pub(crate) async fn orphans(&self, and_unleased: bool, limit: i64) -> Result<Vec<String>, StoreError> {
+        let unleased = if and_unleased {
+            " OR (l.game_id IS NULL AND g.status = 'live' AND (g.clock IS NOT NULL OR EXISTS \
+             (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.kind = 'computer')))"
+        } else {
+            ""
+        };
+        let rows = sqlx::query(&format!(
+            "SELECT g.id FROM games g LEFT JOIN leases l ON l.game_id = g.id \
+             WHERE (l.expires_at > 0 AND l.expires_at < {NOW_MS} AND g.status IN ('open', 'live')){unleased} \
+             LIMIT $1"
+        ))
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get::<String, _>("id")?)).collect()
+    }
+
+    /// The events of game `id` after `version`, in order.
+    pub(crate) async fn events_since(&self, id: &str, version: u64) -> Result<Vec<EventRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT version, kind, seat, data, at FROM events WHERE game_id = $1 AND version > $2 ORDER BY version",
+        )
+        .bind(id)
+        .bind(version as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(event_row).collect()
+    }
+
+    /// Ask the owner `owner` of game `game` to do `c`; its answer (after its
+    /// commit), or an error if it does not answer in time.
+    pub(crate) async fn forward(&self, owner: &str, game: &str, c: Forwarded) -> Result<Answer, ApiError> {
+        let r = self.next.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        if let Ok(mut w) = self.waiting.lock() {
+            w.insert(r, tx);
+        }
+        let msg = Direct::Req { r, from: self.id.clone(), g: game.to_string(), c };
+        let sent = self.send(owner, &msg).await;
+        let answer = match sent {
+            Ok(()) => tokio::time::timeout(FORWARD_TIMEOUT, rx).await.ok().and_then(Result::ok),
+            Err(e) => {
+                tracing::warn!("game {game}: a request to its owner could not be sent: {e}");
+                None
+            }
+        };
+        if let Ok(mut w) = self.waiting.lock() {
+            w.remove(&r);
+        }
+        answer.ok_or_else(|| {
+            ApiError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                "owner_unavailable",
+                "the server holding this game did not answer: try again in a few seconds",
+            )
+        })
+    }
+
+    /// The answer to a request, from its owner.
+    pub(crate) fn answered(&self, r: u64, answer: Answer) {
+        if let Some(tx) = self.waiting.lock().ok().and_then(|mut w| w.remove(&r)) {
+            let _ = tx.send(answer);
+        }
+    }
+
+    /// Send `msg` to instance `to`.
+    pub(crate) async fn send(&self, to: &str, msg: &Direct) -> Result<(), StoreError> {
+        let payload = serde_json::to_string(msg).map_err(|e| StoreError(e.to_string()))?;
+        sqlx::query("SELECT pg_notify($1, $2)").bind(Cluster::channel_of(to)).bind(payload).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// A message of a spectators' room (never stored), to every instance.
+    pub(crate) async fn spectators_said(&self, game: &str, m: &crate::store::chat::ChatRow) {
+        let notice = wire::Notice { e: Vec::new(), c: vec![wire::WireChat::of(game, m)] };
+        let Ok(payload) = serde_json::to_string(&notice) else { return };
+        if let Err(e) = sqlx::query("SELECT pg_notify($1, $2)").bind(EVENTS).bind(payload).execute(&self.pool).await {
+            tracing::warn!("game {game}: a spectators' message was not sent to the other instances: {e}");
+        }
+    }
+
+    /// Lock these accounts' ratings across every instance until the returned
+    /// transaction ends (dropped: rolled back, the locks go with it).
+    pub(crate) async fn lock_accounts(
+        &self,
+        ids: &[&String],
+    ) -> Result<sqlx::Transaction<'static, Postgres>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for id in ids {
+            sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 7))")
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await?;
+        }
+        Ok(tx)
+    }
+}
