@@ -60,9 +60,15 @@ pub struct ServeArgs {
 /// `plateau loadtest`.
 #[derive(Args)]
 pub struct LoadtestArgs {
-    /// The server to load (on this machine).
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    pub addr: SocketAddr,
+    /// The server to load, as HOST:PORT (default 127.0.0.1:8080; for several, use --server).
+    #[arg(long, conflicts_with = "servers")]
+    pub addr: Option<SocketAddr>,
+    /// A server of the service to load, as http://HOST:PORT (repeatable: the games and sockets are spread over them, and a client whose server fails goes on with the next).
+    #[arg(long = "server", value_name = "URL")]
+    pub servers: Vec<String>,
+    /// Seconds a client whose socket failed tries the servers in turn before giving up.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub reconnect_for: u64,
     /// Concurrent games between random movers (two WebSockets each).
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
@@ -172,9 +178,15 @@ pub fn loadtest(args: LoadtestArgs) -> Result<()> {
     {
         bail!("--accounts must be 2 to {} (two different ones in each game)", plateau_client::loadtest::MAX_ACCOUNTS);
     }
+    let mut servers = Vec::new();
+    for s in &args.servers {
+        servers.push(plateau_client::loadtest::parse_server(s).map_err(|e| anyhow::anyhow!("--server {e}"))?);
+    }
     plateau_server::raise_fd_limit();
     let cfg = plateau_client::loadtest::LoadConfig {
-        addr: args.addr,
+        addr: args.addr.unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080))),
+        servers,
+        reconnect_for: Duration::from_secs(args.reconnect_for),
         games: args.games,
         duration: Duration::from_secs(args.duration),
         rate: args.rate.unwrap_or(5.0 * args.games as f64),
@@ -200,7 +212,7 @@ pub fn loadtest(args: LoadtestArgs) -> Result<()> {
         cfg.games,
         cfg.game,
         if opts.is_empty() { "default options".to_string() } else { opts.join(" ") },
-        cfg.addr,
+        cfg.server_list().iter().map(|a| format!("http://{a}")).collect::<Vec<_>>().join(", "),
         args.duration
     );
     let report = runtime()?.block_on(plateau_client::loadtest::run(cfg)).map_err(anyhow::Error::msg)?;

@@ -1,5 +1,6 @@
 //! The load tool behind `plateau loadtest`: many concurrent games between
-//! random movers over real WebSockets, against a running server.
+//! random movers over real WebSockets, against a running server, or against
+//! several servers of one service (instances sharing one database).
 //!
 //! Each game has two clients (one WebSocket each). The client whose turn it is
 //! picks a random legal move from its last update and sends it, no sooner than
@@ -22,24 +23,45 @@
 //! that every state and update carries the clocks, that rated games end
 //! with rating changes, and at the end reads a few games back to check that
 //! they are rated, clocked and held by accounts.
+//!
+//! With several servers the games and sockets are spread over them (see
+//! [`spread`]), and the run survives the death of a server: a client whose
+//! socket fails opens one on the next server and resyncs (see `seat.rs`).
+//! Every run counts its reconnections and how long its games waited, and at
+//! the end reads every game's record back to check that every move a client
+//! saw acknowledged is in it, at its place (`check.rs`).
 
-use std::net::SocketAddr;
+mod accounts;
+mod check;
+mod computer;
+mod seat;
+pub mod spread;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
 use crate as client;
+use accounts::{Account, pair_of, sign_up_pool};
+
+pub use spread::parse_server;
 
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct LoadConfig {
-    /// The server.
+    /// The server (when `servers` is empty).
     pub addr: SocketAddr,
+    /// Several servers of one service, to spread the games and sockets over
+    /// (a server may appear twice); empty: `addr` alone.
+    pub servers: Vec<SocketAddr>,
+    /// How long a client whose socket failed tries the servers in turn
+    /// before giving up (an error).
+    pub reconnect_for: Duration,
     /// Concurrent games between random movers.
     pub games: usize,
     /// How long to measure, after every game has started.
@@ -107,6 +129,11 @@ impl std::fmt::Display for Clock {
 }
 
 impl LoadConfig {
+    /// The servers of the run, in order (`servers`, or `addr` alone).
+    pub fn server_list(&self) -> Vec<SocketAddr> {
+        if self.servers.is_empty() { vec![self.addr] } else { self.servers.clone() }
+    }
+
     /// The accounts the run signs up (0: the games are between guests).
     pub fn account_pool(&self) -> usize {
         match self.accounts {
@@ -120,6 +147,8 @@ impl Default for LoadConfig {
     fn default() -> Self {
         LoadConfig {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            servers: Vec::new(),
+            reconnect_for: Duration::from_secs(60),
             games: 1000,
             duration: Duration::from_secs(30),
             rate: 5000.0,
@@ -132,6 +161,16 @@ impl Default for LoadConfig {
             accounts: 0,
         }
     }
+}
+
+/// Moves acknowledged through one server of the list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerFigures {
+    /// The server.
+    pub addr: SocketAddr,
+    /// Moves whose sender saw them acknowledged on a socket to this server
+    /// (the whole run).
+    pub acknowledged: u64,
 }
 
 /// What was measured.
@@ -157,11 +196,13 @@ pub struct LoadReport {
     pub finished: u64,
     /// Moves played in the computer games during the measurement.
     pub computer_moves: u64,
-    /// Error frames received, and failures to connect.
+    /// Error frames received, failures to connect for good, and failed
+    /// checks.
     pub errors: u64,
     /// The first few error messages.
     pub error_samples: Vec<String>,
-    /// The server's commits and write groups during the measurement.
+    /// The server's commits and write groups during the measurement (every
+    /// server's, each counted once).
     pub commits: u64,
     /// The server's write groups during the measurement.
     pub write_groups: u64,
@@ -183,6 +224,42 @@ pub struct LoadReport {
     /// Games read back at the end and checked (rated, clocked, seats held
     /// by accounts, as asked); a failure is counted in `errors`.
     pub sampled: usize,
+    /// Each server of the list, with the moves acknowledged through it.
+    pub servers: Vec<ServerFigures>,
+    /// Moves whose sender saw them acknowledged (the whole run).
+    pub acknowledged: u64,
+    /// Sockets opened again after a failure (on the next server).
+    pub reconnects: u64,
+    /// Attempts to open a socket that failed (refused, closed, no answer).
+    pub failed_connects: u64,
+    /// Moves in flight when their socket failed (or unanswered for 5 s)
+    /// that the resync showed applied.
+    pub found_applied: u64,
+    /// Moves in flight that the resync showed not applied, sent again.
+    pub resent: u64,
+    /// The longest time from a move sent to its sender seeing it
+    /// acknowledged (a failover included).
+    pub longest_stall: Duration,
+    /// Outages: from a first socket failure to every client that lost its
+    /// socket seeing its game move again.
+    pub outages: u64,
+    /// The longest of them (none: no outage, or none ended).
+    pub recovery: Option<Duration>,
+    /// Clients whose socket failed and whose game had not moved again when
+    /// they stopped.
+    pub unrecovered: u64,
+    /// Games whose record was read back at the end and compared with the
+    /// moves their clients saw acknowledged.
+    pub records_checked: u64,
+    /// Acknowledged moves compared with the records.
+    pub moves_checked: u64,
+    /// Acknowledged moves missing from their game's record, or with another
+    /// move in their place (must be 0).
+    pub lost: u64,
+    /// The first few of them.
+    pub lost_samples: Vec<String>,
+    /// Games whose record could not be read (each also an error).
+    pub records_unread: u64,
 }
 
 impl LoadReport {
@@ -197,9 +274,17 @@ fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 
+fn secs(d: Duration) -> String {
+    format!("{:.2} s", d.as_secs_f64())
+}
+
 impl std::fmt::Display for LoadReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(f, "games:     {} concurrent, set up in {:.1} s", self.games, self.setup.as_secs_f64())?;
+        if self.servers.len() > 1 {
+            let each: Vec<String> = self.servers.iter().map(|s| format!("{} {}", s.addr, s.acknowledged)).collect();
+            writeln!(f, "servers:   {}; moves acknowledged through each: {}", self.servers.len(), each.join(", "))?;
+        }
         if self.accounts > 0 {
             writeln!(
                 f,
@@ -232,6 +317,28 @@ impl std::fmt::Display for LoadReport {
             ms(self.p99),
             ms(self.max)
         )?;
+        writeln!(
+            f,
+            "stall:     longest {} from a move sent to its sender seeing it acknowledged ({} acknowledged in all)",
+            ms(self.longest_stall),
+            self.acknowledged
+        )?;
+        if self.reconnects > 0 || self.failed_connects > 0 || self.outages > 0 {
+            let moved = match self.recovery {
+                Some(d) => format!("longest until the games moved again {}", secs(d)),
+                None => "the games never moved again".into(),
+            };
+            writeln!(
+                f,
+                "failover:  {} reconnects ({} failed attempts); {} outages, {moved}; {} clients whose game did not",
+                self.reconnects, self.failed_connects, self.outages, self.unrecovered
+            )?;
+            writeln!(
+                f,
+                "in doubt:  {} moves in flight found applied on resync, {} sent again",
+                self.found_applied, self.resent
+            )?;
+        }
         if self.rated {
             writeln!(
                 f,
@@ -262,12 +369,36 @@ impl std::fmt::Display for LoadReport {
             }
             writeln!(f, "checked:   {} games read back at the end for: {}", self.sampled, what.join(", "))?;
         }
+        write!(
+            f,
+            "lost:      {} acknowledged moves lost ({} moves of {} games checked against their records",
+            self.lost, self.moves_checked, self.records_checked
+        )?;
+        if self.records_unread > 0 {
+            write!(f, "; {} records unread", self.records_unread)?;
+        }
+        writeln!(f, ")")?;
+        for l in &self.lost_samples {
+            writeln!(f, "           {l}")?;
+        }
         write!(f, "errors:    {}", self.errors)?;
         for e in &self.error_samples {
             write!(f, "\n           {e}")?;
         }
         Ok(())
     }
+}
+
+/// Outages: from a first socket failure until every client that lost its
+/// socket has seen its game move again.
+#[derive(Default)]
+struct Outages {
+    /// Clients whose socket failed and whose game has not moved since.
+    open: usize,
+    /// When the outage going on began.
+    since: Option<Instant>,
+    count: u64,
+    longest: Option<Duration>,
 }
 
 #[derive(Default)]
@@ -283,9 +414,23 @@ struct Counters {
     errors: AtomicU64,
     error_samples: Mutex<Vec<String>>,
     latencies: Mutex<Vec<u32>>,
+    acknowledged: AtomicU64,
+    /// Moves acknowledged through each server of the list.
+    per_server: Vec<AtomicU64>,
+    reconnects: AtomicU64,
+    failed_connects: AtomicU64,
+    found_applied: AtomicU64,
+    resent: AtomicU64,
+    longest_stall_us: AtomicU64,
+    unrecovered: AtomicU64,
+    outages: Mutex<Outages>,
 }
 
 impl Counters {
+    fn new(servers: usize) -> Counters {
+        Counters { per_server: (0..servers).map(|_| AtomicU64::new(0)).collect(), ..Counters::default() }
+    }
+
     fn error(&self, e: String) {
         self.errors.fetch_add(1, Ordering::Relaxed);
         if let Ok(mut s) = self.error_samples.lock()
@@ -294,45 +439,30 @@ impl Counters {
             s.push(e);
         }
     }
-}
 
-/// A game's shared clock: when the last move was sent, and on which version;
-/// when the next may be sent.
-#[derive(Default)]
-struct Slot {
-    sent: Mutex<Option<(u64, Instant)>>,
-    next_at: Mutex<Option<Instant>>,
-}
+    /// A client lost its socket: an outage begins, or goes on.
+    fn seat_failed(&self) {
+        if let Ok(mut o) = self.outages.lock() {
+            if o.open == 0 {
+                o.since = Some(Instant::now());
+                o.count += 1;
+            }
+            o.open += 1;
+        }
+    }
 
-#[derive(Deserialize)]
-struct Lite {
-    #[serde(rename = "type", default)]
-    kind: String,
-    version: Option<u64>,
-    you: Option<usize>,
-    status: Option<String>,
-    legal_moves: Option<Vec<String>>,
-    rematch: Option<String>,
-    events: Option<Vec<LiteEvent>>,
-    state: Option<Box<Lite>>,
-    code: Option<String>,
-    message: Option<String>,
-    clocks: Option<Vec<i64>>,
-    rated: Option<bool>,
-    result: Option<LiteResult>,
-}
-
-#[derive(Deserialize)]
-struct LiteResult {
-    reason: Option<String>,
-    ratings: Option<serde::de::IgnoredAny>,
-}
-
-#[derive(Deserialize)]
-struct LiteEvent {
-    version: u64,
-    kind: String,
-    seat: Option<usize>,
+    /// A client that lost its socket saw its game move again: the last one
+    /// ends the outage.
+    fn seat_moved_again(&self) {
+        if let Ok(mut o) = self.outages.lock() {
+            o.open = o.open.saturating_sub(1);
+            if o.open == 0
+                && let Some(t) = o.since.take()
+            {
+                o.longest = Some(o.longest.unwrap_or_default().max(t.elapsed()));
+            }
+        }
+    }
 }
 
 fn random_index(n: usize, seed: &mut u64) -> usize {
@@ -345,120 +475,50 @@ fn random_index(n: usize, seed: &mut u64) -> usize {
 
 /// The local address the load tool's client number `i` of kind `kind` (1:
 /// people's games, 2: computer games, 3 to 252: the sockets of rematches,
-/// 253: the accounts' sign-ups) uses: on loopback, each game's players come
-/// from an address of their own (127.KIND.x.y), as many people would, so
-/// that the server's limits per client address apply as in real life.
-fn source(addr: SocketAddr, kind: u8, i: usize) -> Option<std::net::IpAddr> {
+/// 253: the accounts' sign-ups) uses to reach `addr`: on loopback, each
+/// game's players come from an address of their own (127.KIND.x.y), as many
+/// people would, so that the server's limits per client address apply as in
+/// real life.
+fn source(addr: SocketAddr, kind: u8, i: usize) -> Option<IpAddr> {
     match addr.ip() {
-        std::net::IpAddr::V4(ip) if ip.is_loopback() => {
-            Some(std::net::Ipv4Addr::new(127, kind, (i / 250 % 250) as u8, (i % 250 + 1) as u8).into())
+        IpAddr::V4(ip) if ip.is_loopback() => {
+            Some(Ipv4Addr::new(127, kind, (i / 250 % 250) as u8, (i % 250 + 1) as u8).into())
         }
         _ => None,
     }
 }
 
-/// A fresh address for a rematch's socket or the next computer game: people
-/// do not start several games a second, so a game that ends and starts again
-/// at once (the load tool at full speed) comes from another address, cycling
-/// through 127.3.0.1 to 127.252.249.250.
-fn fresh_source(addr: SocketAddr) -> Option<std::net::IpAddr> {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed) as usize % (250 * 62_500);
-    source(addr, 3 + (n / 62_500) as u8, n % 62_500)
+/// Where a client comes from: a kind and a number (see [`source`]), the
+/// same for every server it talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Src {
+    kind: u8,
+    i: usize,
 }
 
-/// The kind of loopback address (see [`source`]) the accounts sign up from.
-const ACCOUNTS_KIND: u8 = 253;
+impl Src {
+    /// The local address to reach `addr` from.
+    fn ip(self, addr: SocketAddr) -> Option<IpAddr> {
+        source(addr, self.kind, self.i)
+    }
 
-/// An account of the pool: its name and a personal access token.
-#[derive(Clone, Debug)]
-struct Account {
-    name: String,
-    token: String,
-}
-
-/// A request that the server may refuse for a while (429: sign-ups are
-/// limited per client address), tried again after the time it asks for,
-/// a few times.
-async fn patiently(
-    from: Option<std::net::IpAddr>,
-    addr: SocketAddr,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &Value,
-) -> Result<client::Response, String> {
-    let mut tries = 0;
-    loop {
-        let r = client::request_with(from, addr, "POST", path, None, headers, body.to_string().as_bytes())
-            .await
-            .map_err(|e| format!("{path}: {e}"))?;
-        tries += 1;
-        if r.status != 429 || tries == 6 {
-            return Ok(r);
-        }
-        let wait = r.header("retry-after").and_then(|s| s.trim().parse::<u64>().ok()).unwrap_or(6).clamp(1, 60);
-        tokio::time::sleep(Duration::from_secs(wait)).await;
+    /// A fresh address for a rematch's socket or the next computer game:
+    /// people do not start several games a second, so a game that ends and
+    /// starts again at once (the load tool at full speed) comes from
+    /// another address, cycling through 127.3.0.1 to 127.252.249.250.
+    fn fresh() -> Src {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed) as usize % (250 * 62_500);
+        Src { kind: 3 + (n / 62_500) as u8, i: n % 62_500 }
     }
 }
 
-/// Sign up account `name` from `from`, and make it a personal access token
-/// (with the session cookie, as the server's own page would: same-origin).
-async fn sign_up(addr: SocketAddr, from: Option<std::net::IpAddr>, name: String) -> Result<Account, String> {
-    let password = format!(
-        "{:016x}{:016x}",
-        getrandom::u64().map_err(|e| e.to_string())?,
-        getrandom::u64().map_err(|e| e.to_string())?
-    );
-    let r = patiently(from, addr, "/api/accounts", &[], &json!({ "name": name, "password": password })).await?;
-    if r.status != 201 {
-        return Err(format!("sign-up of {name}: {} {}", r.status, r.body));
-    }
-    let cookie = r
-        .header("set-cookie")
-        .and_then(|c| c.split(';').next())
-        .map(str::to_string)
-        .ok_or_else(|| format!("sign-up of {name}: no session cookie"))?;
-    let origin = format!("http://{addr}");
-    let headers = [("cookie", cookie.as_str()), ("origin", origin.as_str())];
-    let r = patiently(from, addr, "/api/account/tokens", &headers, &json!({ "label": "loadtest" })).await?;
-    let token = r.json()["token"].as_str().unwrap_or_default().to_string();
-    if r.status != 201 || token.is_empty() {
-        return Err(format!("access token of {name}: {} {}", r.status, r.body));
-    }
-    Ok(Account { name, token })
-}
-
-/// Sign up `n` accounts, each from a loopback address of its own: their
-/// names are `load-RUN-K`, RUN random (a server keeps its accounts).
-async fn sign_up_pool(addr: SocketAddr, n: usize) -> Result<Vec<Account>, String> {
-    let run = getrandom::u32().map_err(|e| e.to_string())?;
-    let mut signing = Vec::new();
-    for k in 0..n {
-        let from = source(addr, ACCOUNTS_KIND, k);
-        signing.push(tokio::spawn(sign_up(addr, from, format!("load-{run:08x}-{k}"))));
-    }
-    let mut pool = Vec::new();
-    for s in signing {
-        pool.push(s.await.map_err(|e| e.to_string())??);
-    }
-    Ok(pool)
-}
-
-/// The two accounts of game `i` (different ones, pairs varying across the
-/// games): the creator's and the joiner's.
-fn pair_of(pool: &[Account], i: usize) -> Option<(&Account, &Account)> {
-    let m = pool.len();
-    if m < 2 {
-        return None;
-    }
-    let a = i % m;
-    let b = (a + 1 + (i / m) % (m - 1)) % m;
-    Some((&pool[a], &pool[b]))
-}
-
+/// Create game `g` on its server (the next ones if it cannot be reached)
+/// and join it: its id and the two seats' tokens.
 async fn create_pair(
     cfg: &LoadConfig,
-    from: Option<std::net::IpAddr>,
+    servers: &[SocketAddr],
+    g: usize,
     players: Option<(&Account, &Account)>,
 ) -> Result<(String, String, String), String> {
     let options: serde_json::Map<String, Value> =
@@ -474,299 +534,52 @@ async fn create_pair(
         Some((a, b)) => (Some(a.token.as_str()), Some(b.token.as_str())),
         None => (None, None),
     };
-    let r = client::post_from(from, cfg.addr, "/api/games", a, &body).await.map_err(|e| format!("create: {e}"))?;
+    let src = Src { kind: 1, i: g };
+    let mut k = spread::creation(g, servers.len());
+    let mut tries = 0;
+    let (addr, r) = loop {
+        let addr = servers[k];
+        match client::post_from(src.ip(addr), addr, "/api/games", a, &body).await {
+            Ok(r) => break (addr, r),
+            Err(e) if tries + 1 >= servers.len() => return Err(format!("create on {addr}: {e}")),
+            Err(_) => {
+                tries += 1;
+                k = spread::next(k, servers.len());
+            }
+        }
+    };
     if r.status != 201 {
-        return Err(format!("create: {} {}", r.status, r.body));
+        return Err(format!("create on {addr}: {} {}", r.status, r.body));
     }
     let v = r.json();
     let id = v["id"].as_str().unwrap_or_default().to_string();
     let t0 = v["token"].as_str().unwrap_or_default().to_string();
-    let r = client::post_from(from, cfg.addr, &format!("/api/games/{id}/join"), b, &json!({ "name": "load-b" }))
+    let r = client::post_from(src.ip(addr), addr, &format!("/api/games/{id}/join"), b, &json!({ "name": "load-b" }))
         .await
-        .map_err(|e| format!("join: {e}"))?;
+        .map_err(|e| format!("join on {addr}: {e}"))?;
     if r.status != 200 {
-        return Err(format!("join: {} {}", r.status, r.body));
+        return Err(format!("join on {addr}: {} {}", r.status, r.body));
     }
     let t1 = r.json()["token"].as_str().unwrap_or_default().to_string();
     Ok((id, t0, t1))
 }
 
-/// What every seat client shares.
-struct Shared {
-    addr: SocketAddr,
-    slots: Mutex<std::collections::HashMap<String, Arc<Slot>>>,
-    counters: Arc<Counters>,
-    connected: Arc<Semaphore>,
-    interval: Option<Duration>,
-    /// The games have a clock: every state and update must carry the clocks.
-    clocked: bool,
-    /// The games are rated: every state must say so, and every game that
-    /// ends must end with rating changes.
-    rated: bool,
-}
-
-impl Shared {
-    /// Check that a state or an update of a clocked game carries the clocks.
-    fn check_clocks(&self, id: &str, clocks: &Option<Vec<i64>>) {
-        if !self.clocked {
-            return;
+/// The commits and write groups of every server (each address once).
+async fn server_counters(servers: &[SocketAddr]) -> (u64, u64) {
+    let mut seen = Vec::new();
+    let (mut commits, mut groups) = (0, 0);
+    for &addr in servers {
+        if seen.contains(&addr) {
+            continue;
         }
-        match clocks {
-            Some(c) if c.len() == 2 => {
-                self.counters.clock_frames.fetch_add(1, Ordering::Relaxed);
-            }
-            _ => self.counters.error(format!("check: a frame of game {id} without its two clocks ({clocks:?})")),
-        }
-    }
-}
-
-/// One seat's client, through its games (rematches), until told to stop.
-async fn seat_client(
-    sh: Arc<Shared>,
-    mut from: Option<std::net::IpAddr>,
-    mut id: String,
-    token: String,
-    mut slot: Arc<Slot>,
-    mut seed: u64,
-) {
-    let (addr, counters, connected, interval) = (sh.addr, &sh.counters, &sh.connected, sh.interval);
-    let slots = &sh.slots;
-    let mut first = true;
-    'games: loop {
-        if !first {
-            from = fresh_source(addr);
-        }
-        let mut ws = match client::connect_from(from, addr, &id).await {
-            Ok(ws) => ws,
-            Err(e) => {
-                counters.error(format!("connect: {e}"));
-                return;
-            }
-        };
-        if client::send(&mut ws, &json!({ "type": "hello", "token": token, "gestures": false })).await.is_err() {
-            counters.error("hello failed".into());
-            return;
-        }
-        if first {
-            connected.add_permits(1);
-            first = false;
-        }
-        let mut me = None;
-        let mut result: Option<LiteResult> = None;
-        let mut asked_rematch = false;
-        let mut resigned = false;
-        loop {
-            let wait =
-                if counters.stop.load(Ordering::Relaxed) { Duration::from_secs(3) } else { Duration::from_secs(30) };
-            let text = match client::recv(&mut ws, wait).await {
-                client::Incoming::Frame(t, _) => t,
-                client::Incoming::Closed(code) => {
-                    if !counters.stop.load(Ordering::Relaxed) {
-                        counters.error(format!("socket closed ({code:?})"));
-                    }
-                    return;
-                }
-                client::Incoming::Timeout => {
-                    if counters.stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    continue;
-                }
-            };
-            let f: Lite = match serde_json::from_str(&text) {
-                Ok(f) => f,
-                Err(e) => {
-                    counters.error(format!("bad frame: {e}"));
-                    continue;
-                }
-            };
-            let (version, status, legal, rematch) = match f.kind.as_str() {
-                "welcome" => {
-                    let Some(s) = f.state else { continue };
-                    me = s.you;
-                    sh.check_clocks(&id, &s.clocks);
-                    if sh.rated && s.rated != Some(true) {
-                        counters.error(format!("check: game {id} is not rated ({:?})", s.rated));
-                    }
-                    result = s.result;
-                    (s.version.unwrap_or(0), s.status.unwrap_or_default(), s.legal_moves, s.rematch)
-                }
-                "update" => {
-                    let v = f.version.unwrap_or(0);
-                    sh.check_clocks(&id, &f.clocks);
-                    if f.result.is_some() {
-                        result = f.result;
-                    }
-                    if let Some(evs) = &f.events {
-                        for e in evs {
-                            if e.kind == "move" && e.seat.is_some() && e.seat != me {
-                                let sent = slot.sent.lock().ok().and_then(|mut s| s.take());
-                                if let Some((sv, at)) = sent
-                                    && sv == e.version
-                                    && counters.measuring.load(Ordering::Relaxed)
-                                {
-                                    let us = at.elapsed().as_micros().min(u32::MAX as u128) as u32;
-                                    counters.moves.fetch_add(1, Ordering::Relaxed);
-                                    if let Ok(mut l) = counters.latencies.lock() {
-                                        l.push(us);
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    (v, f.status.unwrap_or_default(), f.legal_moves, f.rematch)
-                }
-                "error" => {
-                    let code = f.code.unwrap_or_default();
-                    // A move may cross the fall of its clock (`game_over`):
-                    // the update saying so follows.
-                    let crossed = sh.clocked && code == "game_over";
-                    if code != "already_offered"
-                        && code != "rematch_exists"
-                        && !crossed
-                        && !counters.stop.load(Ordering::Relaxed)
-                    {
-                        counters.error(format!("{code}: {}", f.message.unwrap_or_default()));
-                    }
-                    match f.state {
-                        Some(s) => (s.version.unwrap_or(0), s.status.unwrap_or_default(), s.legal_moves, s.rematch),
-                        None => continue,
-                    }
-                }
-                _ => continue,
-            };
-            if let Some(r) = rematch {
-                // Both clients follow the rematch, seats swapped, same tokens.
-                let new_slot = {
-                    let Ok(mut map) = slots.lock() else { return };
-                    map.remove(&id);
-                    map.entry(r.clone()).or_default().clone()
-                };
-                slot = new_slot;
-                id = r;
-                continue 'games;
-            }
-            if counters.stop.load(Ordering::Relaxed) {
-                if status == "live" && !resigned {
-                    resigned = true;
-                    let _ = client::send(&mut ws, &json!({ "type": "resign" })).await;
-                    continue;
-                }
-                if status == "finished" && asked_rematch {
-                    // The rematch asked for may still come: follow it, to resign it.
-                    continue;
-                }
-                let _ = client::send(&mut ws, &json!({ "type": "ping" })).await;
-                return;
-            }
-            if status == "finished" {
-                if !asked_rematch {
-                    asked_rematch = true;
-                    if me == Some(0) {
-                        counters.finished.fetch_add(1, Ordering::Relaxed);
-                        let r = result.as_ref();
-                        if r.and_then(|r| r.reason.as_deref()) == Some("time") {
-                            counters.time_losses.fetch_add(1, Ordering::Relaxed);
-                        }
-                        if sh.rated {
-                            if r.is_some_and(|r| r.ratings.is_some()) {
-                                counters.rating_changes.fetch_add(1, Ordering::Relaxed);
-                            } else {
-                                counters.error(format!("check: rated game {id} ended without rating changes"));
-                            }
-                        }
-                    }
-                    let _ = client::send(&mut ws, &json!({ "type": "rematch" })).await;
-                }
-                continue;
-            }
-            if status == "aborted" {
-                return;
-            }
-            if let Some(moves) = legal
-                && !moves.is_empty()
-            {
-                let mv = &moves[random_index(moves.len(), &mut seed)];
-                if let Some(every) = interval {
-                    // Pace the game: its next move no sooner than `every`
-                    // after the previous one (the first at a random phase).
-                    let now = Instant::now();
-                    let at = {
-                        let Ok(mut next) = slot.next_at.lock() else { return };
-                        let at = match *next {
-                            Some(t) => t.max(now),
-                            None => now + every.mul_f64(random_index(1000, &mut seed) as f64 / 1000.0),
-                        };
-                        *next = Some(at + every);
-                        at
-                    };
-                    tokio::time::sleep_until(at.into()).await;
-                }
-                if let Ok(mut s) = slot.sent.lock() {
-                    *s = Some((version + 1, Instant::now()));
-                }
-                if client::send(&mut ws, &json!({ "type": "move", "move": mv, "version": version })).await.is_err() {
-                    counters.error("send failed".into());
-                    return;
-                }
-            }
-        }
-    }
-}
-
-/// A game between two computer players, watched; a new one when it ends.
-async fn computer_games(cfg: LoadConfig, counters: Arc<Counters>, mut from: Option<std::net::IpAddr>) {
-    let options: serde_json::Map<String, Value> =
-        cfg.options.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str()))).collect();
-    let mut first = true;
-    while !counters.stop.load(Ordering::Relaxed) {
-        if !first {
-            from = fresh_source(cfg.addr);
-        }
-        first = false;
-        let seat = json!({ "kind": "computer", "player": cfg.computer_player });
-        let body = json!({ "game": cfg.game, "options": options, "seats": [seat, seat] });
-        let id = match client::post_from(from, cfg.addr, "/api/games", None, &body).await {
-            Ok(r) if r.status == 201 => r.json()["id"].as_str().unwrap_or_default().to_string(),
-            Ok(r) => {
-                counters.error(format!("computer game: {} {}", r.status, r.body));
-                return;
-            }
-            Err(e) => {
-                counters.error(format!("computer game: {e}"));
-                return;
-            }
-        };
-        let Ok(mut ws) = client::connect_from(from, cfg.addr, &id).await else { return };
-        if client::send(&mut ws, &json!({ "type": "hello" })).await.is_err() {
-            return;
-        }
-        loop {
-            let Some(v) = client::recv_json(&mut ws, Duration::from_secs(60)).await else { return };
-            if v["type"] == "update" {
-                if counters.measuring.load(Ordering::Relaxed) {
-                    let n = v["events"].as_array().map(|e| e.iter().filter(|e| e["kind"] == "move").count());
-                    counters.computer_moves.fetch_add(n.unwrap_or(0) as u64, Ordering::Relaxed);
-                }
-                if v["status"] != "live" {
-                    break;
-                }
-            }
-            if v["type"] == "welcome" && v["state"]["status"] != "live" {
-                break;
-            }
-        }
-    }
-}
-
-async fn server_counters(addr: SocketAddr) -> (u64, u64) {
-    match client::get(addr, "/api/stats", None).await {
-        Ok(r) => {
+        seen.push(addr);
+        if let Ok(r) = client::get(addr, "/api/stats", None).await {
             let v = r.json();
-            (v["commits"].as_u64().unwrap_or(0), v["write_groups"].as_u64().unwrap_or(0))
+            commits += v["commits"].as_u64().unwrap_or(0);
+            groups += v["write_groups"].as_u64().unwrap_or(0);
         }
-        Err(_) => (0, 0),
     }
+    (commits, groups)
 }
 
 fn percentile(sorted: &[u32], p: f64) -> Duration {
@@ -780,56 +593,17 @@ fn percentile(sorted: &[u32], p: f64) -> Duration {
 /// How many games a run with clocks, ratings or accounts reads back at the end.
 const SAMPLED_GAMES: usize = 4;
 
-/// What is wrong with a game's state (`GET /api/games/{id}`) for a run of
-/// `cfg` with accounts `pool`: its rating, time control, clocks, accounts.
-fn check_game(cfg: &LoadConfig, pool: &[Account], state: &Value) -> Vec<String> {
-    let mut problems = Vec::new();
-    if state["rated"].as_bool() != Some(cfg.rated) {
-        problems.push(format!("rated is {}, not {}", state["rated"], cfg.rated));
-    }
-    match cfg.clock {
-        Some(c) => {
-            let want = json!({ "initial": c.initial, "increment": c.increment });
-            if state["clock"] != want {
-                problems.push(format!("its clock is {}, not {want}", state["clock"]));
-            }
-            if state["clocks"].as_array().is_none_or(|a| a.len() != 2 || !a.iter().all(Value::is_i64)) {
-                problems.push(format!("its clocks are {}", state["clocks"]));
-            }
-        }
-        None => {
-            if !state["clock"].is_null() {
-                problems.push(format!("it has a clock ({}) where none was asked", state["clock"]));
-            }
-        }
-    }
-    let seats = state["seats"].as_array().map(Vec::as_slice).unwrap_or_default();
-    if seats.len() != 2 {
-        problems.push(format!("it has {} seats", seats.len()));
-    }
-    for seat in seats {
-        let account = seat["account"].as_str();
-        let ours = account.is_some_and(|a| pool.iter().any(|p| p.name == a));
-        if !pool.is_empty() && !ours {
-            problems
-                .push(format!("seat {} is held by {}, not one of the run's accounts", seat["seat"], seat["account"]));
-        }
-        if pool.is_empty() && account.is_some() {
-            problems.push(format!("seat {} is held by account {}", seat["seat"], seat["account"]));
-        }
-    }
-    problems
-}
-
 /// Run the load and measure.
 pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
     let accounts = cfg.account_pool();
     if accounts == 1 || accounts > MAX_ACCOUNTS {
         return Err(format!("a pool of accounts has 2 to {MAX_ACCOUNTS} (two different ones in each game)"));
     }
-    let counters = Arc::new(Counters::default());
+    let servers = cfg.server_list();
+    let n = servers.len();
+    let counters = Arc::new(Counters::new(n));
     let t0 = Instant::now();
-    let pool = Arc::new(if accounts > 0 { sign_up_pool(cfg.addr, accounts).await? } else { Vec::new() });
+    let pool = Arc::new(if accounts > 0 { sign_up_pool(&servers, accounts).await? } else { Vec::new() });
     let accounts_setup = t0.elapsed();
     let creating = Arc::new(Semaphore::new(32));
     let connected = Arc::new(Semaphore::new(0));
@@ -837,14 +611,13 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
     let mut seed = getrandom::u64().map_err(|e| e.to_string())? | 1;
     let interval = (cfg.rate > 0.0).then(|| Duration::from_secs_f64(cfg.games as f64 / cfg.rate));
     let mut creations = Vec::new();
-    for i in 0..cfg.games {
-        let cfg = cfg.clone();
+    for g in 0..cfg.games {
+        let (cfg, servers) = (cfg.clone(), servers.clone());
         let creating = creating.clone();
         let pool = pool.clone();
-        let from = source(cfg.addr, 1, i);
         creations.push(tokio::spawn(async move {
             let _permit = creating.acquire().await;
-            create_pair(&cfg, from, pair_of(&pool, i)).await.map(|(id, a, b)| (from, id, a, b))
+            create_pair(&cfg, &servers, g, pair_of(&pool, g)).await
         }));
     }
     let mut pairs = Vec::new();
@@ -855,38 +628,41 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
             Err(e) => return Err(e.to_string()),
         }
     }
-    let shared = Arc::new(Shared {
-        addr: cfg.addr,
+    let shared = Arc::new(seat::Shared {
+        servers: servers.clone(),
         slots: Mutex::default(),
         counters: counters.clone(),
         connected: connected.clone(),
         interval,
         clocked: cfg.clock.is_some(),
         rated: cfg.rated,
+        reconnect_for: cfg.reconnect_for,
     });
-    for (from, id, t0k, t1k) in pairs {
-        let slot: Arc<Slot> = shared.slots.lock().map_err(|e| e.to_string())?.entry(id.clone()).or_default().clone();
-        for token in [t0k, t1k] {
+    for (g, (id, t0k, t1k)) in pairs.into_iter().enumerate() {
+        let slot = shared.slot(&id, g).ok_or("the games' list")?;
+        for (i, token) in [t0k, t1k].into_iter().enumerate() {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            tasks.push(tokio::spawn(seat_client(shared.clone(), from, id.clone(), token, slot.clone(), seed | 1)));
+            let src = Src { kind: 1, i: g };
+            let client = seat::Seat::new(shared.clone(), g, i, src, id.clone(), token, slot.clone(), seed | 1);
+            tasks.push(tokio::spawn(client.run()));
         }
     }
     let want = (2 * cfg.games) as u32;
     let _ = tokio::time::timeout(Duration::from_secs(120), connected.acquire_many(want)).await;
     let mut computer = Vec::new();
-    for i in 0..cfg.computer_games {
-        computer.push(tokio::spawn(computer_games(cfg.clone(), counters.clone(), source(cfg.addr, 2, i))));
+    for k in 0..cfg.computer_games {
+        computer.push(tokio::spawn(computer::computer_games(cfg.clone(), servers.clone(), counters.clone(), k)));
     }
     let setup = t0.elapsed();
     // Warm up for a second, then measure.
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let (c0, g0) = server_counters(cfg.addr).await;
+    let (c0, g0) = server_counters(&servers).await;
     counters.measuring.store(true, Ordering::Relaxed);
     let start = Instant::now();
     tokio::time::sleep(cfg.duration).await;
     counters.measuring.store(false, Ordering::Relaxed);
     let elapsed = start.elapsed();
-    let (c1, g1) = server_counters(cfg.addr).await;
+    let (c1, g1) = server_counters(&servers).await;
     counters.stop.store(true, Ordering::Relaxed);
     for t in tasks {
         let _ = tokio::time::timeout(Duration::from_secs(40), t).await;
@@ -898,13 +674,20 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
     // the accounts, as asked.
     let mut sampled = 0;
     if cfg.clock.is_some() || cfg.rated || !pool.is_empty() {
-        let ids: Vec<String> =
-            shared.slots.lock().map_err(|e| e.to_string())?.keys().take(SAMPLED_GAMES).cloned().collect();
-        for id in ids {
-            match client::get(cfg.addr, &format!("/api/games/{id}"), None).await {
+        let games: Vec<(String, usize)> = shared
+            .slots
+            .lock()
+            .map_err(|e| e.to_string())?
+            .values()
+            .take(SAMPLED_GAMES)
+            .map(|s| (s.id.clone(), s.lane))
+            .collect();
+        for (id, lane) in games {
+            let addr = servers[spread::creation(lane, n)];
+            match client::get(addr, &format!("/api/games/{id}"), None).await {
                 Ok(r) if r.status == 200 => {
                     sampled += 1;
-                    for problem in check_game(&cfg, &pool, &r.json()) {
+                    for problem in check::check_game(&cfg, &pool, &r.json()) {
                         counters.error(format!("check: game {id}: {problem}"));
                     }
                 }
@@ -913,8 +696,14 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
             }
         }
     }
+    // Every move a client saw acknowledged must be in its game's record.
+    let kept = check::acknowledged_moves(&shared).await;
+    for e in &kept.unread {
+        counters.error(format!("check: record of {e}"));
+    }
     let mut lat = counters.latencies.lock().map_err(|e| e.to_string())?.clone();
     lat.sort_unstable();
+    let (outages, recovery) = counters.outages.lock().map(|o| (o.count, o.longest)).unwrap_or_default();
     Ok(LoadReport {
         games: cfg.games,
         rate: cfg.rate,
@@ -938,6 +727,25 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
         time_losses: counters.time_losses.load(Ordering::Relaxed),
         rating_changes: counters.rating_changes.load(Ordering::Relaxed),
         sampled,
+        servers: servers
+            .iter()
+            .zip(&counters.per_server)
+            .map(|(&addr, c)| ServerFigures { addr, acknowledged: c.load(Ordering::Relaxed) })
+            .collect(),
+        acknowledged: counters.acknowledged.load(Ordering::Relaxed),
+        reconnects: counters.reconnects.load(Ordering::Relaxed),
+        failed_connects: counters.failed_connects.load(Ordering::Relaxed),
+        found_applied: counters.found_applied.load(Ordering::Relaxed),
+        resent: counters.resent.load(Ordering::Relaxed),
+        longest_stall: Duration::from_micros(counters.longest_stall_us.load(Ordering::Relaxed)),
+        outages,
+        recovery,
+        unrecovered: counters.unrecovered.load(Ordering::Relaxed),
+        records_checked: kept.games,
+        moves_checked: kept.moves,
+        lost: kept.lost,
+        lost_samples: kept.samples,
+        records_unread: kept.unread.len() as u64,
     })
 }
 
@@ -956,19 +764,64 @@ mod tests {
     }
 
     #[test]
-    fn each_game_pairs_two_different_accounts_of_the_pool() {
-        for m in 2..9 {
-            let pool: Vec<Account> =
-                (0..m).map(|k| Account { name: format!("a{k}"), token: format!("t{k}") }).collect();
-            let mut pairs = std::collections::HashSet::new();
-            for i in 0..200 {
-                let (a, b) = pair_of(&pool, i).unwrap();
-                assert_ne!(a.name, b.name);
-                pairs.insert((a.name.clone(), b.name.clone()));
-            }
-            // Every ordered pair comes up: the games mix the accounts.
-            assert_eq!(pairs.len(), m * (m - 1), "{m} accounts");
+    fn the_servers_are_the_list_or_the_one_address() {
+        let a: SocketAddr = "127.0.0.1:8790".parse().unwrap();
+        let b: SocketAddr = "127.0.0.1:8791".parse().unwrap();
+        let one = LoadConfig { addr: a, ..LoadConfig::default() };
+        assert_eq!(one.server_list(), [a]);
+        let two = LoadConfig { servers: vec![a, b, a], ..LoadConfig::default() };
+        assert_eq!(two.server_list(), [a, b, a]);
+    }
+
+    #[test]
+    fn a_client_comes_from_the_same_address_to_every_loopback_server() {
+        let src = Src { kind: 1, i: 251 };
+        let a: SocketAddr = "127.0.0.1:8790".parse().unwrap();
+        let b: SocketAddr = "127.0.0.2:8791".parse().unwrap();
+        assert_eq!(src.ip(a), Some("127.1.1.2".parse().unwrap()));
+        assert_eq!(src.ip(a), src.ip(b));
+        // Not on loopback: the machine's own address.
+        assert_eq!(src.ip("192.0.2.1:80".parse().unwrap()), None);
+    }
+
+    #[test]
+    fn an_outage_lasts_until_every_client_that_failed_moves_again() {
+        let c = Counters::new(2);
+        c.seat_failed();
+        c.seat_failed();
+        c.seat_moved_again();
+        {
+            let o = c.outages.lock().unwrap();
+            assert_eq!((o.open, o.count, o.longest), (1, 1, None));
         }
-        assert!(pair_of(&[], 0).is_none());
+        std::thread::sleep(Duration::from_millis(5));
+        c.seat_moved_again();
+        let first = c.outages.lock().unwrap().longest.unwrap();
+        assert!(first >= Duration::from_millis(5));
+        // A second outage, shorter: the longest stays.
+        c.seat_failed();
+        c.seat_moved_again();
+        let o = c.outages.lock().unwrap();
+        assert_eq!((o.open, o.count, o.longest), (0, 2, Some(first)));
+    }
+
+    #[test]
+    fn the_report_tells_the_failover_figures() {
+        let a: SocketAddr = "127.0.0.1:8790".parse().unwrap();
+        let r = LoadReport {
+            servers: vec![ServerFigures { addr: a, acknowledged: 120 }, ServerFigures { addr: a, acknowledged: 80 }],
+            reconnects: 2,
+            outages: 1,
+            recovery: Some(Duration::from_millis(1500)),
+            lost: 0,
+            moves_checked: 200,
+            records_checked: 2,
+            ..LoadReport::default()
+        };
+        let text = r.to_string();
+        assert!(text.contains("moves acknowledged through each: 127.0.0.1:8790 120, 127.0.0.1:8790 80"), "{text}");
+        assert!(text.contains("2 reconnects"), "{text}");
+        assert!(text.contains("longest until the games moved again 1.50 s"), "{text}");
+        assert!(text.contains("0 acknowledged moves lost (200 moves of 2 games"), "{text}");
     }
 }
