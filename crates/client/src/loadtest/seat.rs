@@ -434,17 +434,42 @@ impl Seat {
         }
     }
 
-    /// How long to wait for the next frame.
-    fn wait(&self) -> Duration {
+    /// How long a live game may be quiet before the client asks for its
+    /// state (a socket that stopped receiving the game's events, as one on
+    /// an instance that lost the game, would otherwise wait for ever): three
+    /// times the game's pace, at least [`RESYNC_AFTER`] twice.
+    fn quiet(&self) -> Duration {
+        (2 * RESYNC_AFTER).max(self.sh.interval.unwrap_or_default() * 3)
+    }
+
+    /// When to ask for the game's state, if nothing comes: a move in flight
+    /// for [`RESYNC_AFTER`], or a live game quiet for [`Seat::quiet`] (not
+    /// twice within [`RESYNC_AFTER`]).
+    fn sync_due(&self, last_frame: Instant) -> Option<Instant> {
+        let mut due = None;
+        if self.status == "live" {
+            due = Some(last_frame + self.quiet());
+        }
+        if let Some(p) = &self.pending
+            && !p.in_doubt
+        {
+            let at = p.last_sent + RESYNC_AFTER;
+            due = Some(due.map_or(at, |d: Instant| d.min(at)));
+        }
+        Some(due?.max(self.last_sync.map_or_else(Instant::now, |t| t + RESYNC_AFTER)))
+    }
+
+    /// How long to wait for the next frame (pings included), `last_frame`
+    /// being when the last text frame came.
+    fn wait(&self, last_frame: Instant) -> Duration {
         if self.stopping() {
             return Duration::from_secs(3);
         }
-        match &self.pending {
-            Some(p) if !p.in_doubt => {
-                RESYNC_AFTER.saturating_sub(p.last_sent.elapsed()).max(Duration::from_millis(100))
-            }
-            _ => Duration::from_secs(30),
-        }
+        let wait = match self.sync_due(last_frame) {
+            Some(t) => t.saturating_duration_since(Instant::now()),
+            None => Duration::from_secs(30),
+        };
+        wait.clamp(Duration::from_millis(100), Duration::from_secs(30))
     }
 
     pub(super) async fn run(mut self) {
@@ -458,7 +483,9 @@ impl Seat {
             let mut resigned = false;
             let mut last_frame = Instant::now();
             loop {
-                let text = match client::recv(&mut ws, self.wait()).await {
+                let wait = self.wait(last_frame);
+                let next = tokio::time::timeout(wait, client::recv(&mut ws, wait)).await;
+                let text = match next.unwrap_or(client::Incoming::Timeout) {
                     client::Incoming::Frame(t, _) => t,
                     client::Incoming::Closed(code) => {
                         if self.stopping() && self.status != "live" {
@@ -485,8 +512,7 @@ impl Seat {
                             last_frame = Instant::now();
                             continue;
                         }
-                        let stale = self.pending.as_ref().is_some_and(|p| p.last_sent.elapsed() >= RESYNC_AFTER);
-                        let message = if stale && self.last_sync.is_none_or(|t| t.elapsed() >= RESYNC_AFTER) {
+                        let message = if self.sync_due(last_frame).is_some_and(|t| t <= Instant::now()) {
                             self.last_sync = Some(Instant::now());
                             json!({ "type": "sync" })
                         } else {
@@ -706,6 +732,125 @@ impl Seat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn seat(interval: Option<Duration>) -> Seat {
+        let sh = Arc::new(Shared {
+            servers: vec!["127.0.0.1:1".parse().unwrap(), "127.0.0.1:2".parse().unwrap()],
+            slots: Mutex::default(),
+            counters: Arc::new(Counters::new(2)),
+            connected: Arc::new(Semaphore::new(0)),
+            interval,
+            clocked: false,
+            rated: false,
+            reconnect_for: Duration::from_secs(60),
+        });
+        let slot = sh.slot("g", 0).unwrap();
+        let mut s = Seat::new(sh, 0, 1, Src { kind: 1, i: 0 }, "g".into(), "t".into(), slot, 1);
+        s.me = Some(1);
+        s
+    }
+
+    fn state(history: &[&str], version: u64) -> Lite {
+        let movers: Vec<usize> = (0..history.len()).map(|k| k % 2).collect();
+        serde_json::from_value(json!({
+            "version": version, "ply": history.len(), "status": "live",
+            "history": history, "movers": movers,
+        }))
+        .unwrap()
+    }
+
+    fn pending(ply: u64, mv: &str) -> Pending {
+        let now = Instant::now();
+        Pending { ply, mv: mv.into(), first_sent: now, last_sent: now, in_doubt: false, resent: false }
+    }
+
+    #[test]
+    fn the_second_client_of_a_game_starts_on_the_other_server() {
+        assert_eq!(seat(None).server, 1);
+    }
+
+    #[test]
+    fn a_move_in_flight_found_in_the_history_of_a_resync_is_acknowledged() {
+        let mut s = seat(None);
+        s.moves_seen(0, &[(0, "a".into()), (1, "b".into()), (0, "c".into())]);
+        s.pending = Some(pending(3, "d"));
+        s.lost_socket("test".into());
+        assert_eq!(s.server, 0, "the next server");
+        assert!(s.pending.as_ref().unwrap().in_doubt);
+        s.resync(&state(&["a", "b", "c", "d", "e"], 7));
+        let c = &s.sh.counters;
+        assert!(s.pending.is_none());
+        assert_eq!(c.found_applied.load(Ordering::Relaxed), 1);
+        assert_eq!(c.acknowledged.load(Ordering::Relaxed), 1);
+        assert_eq!(c.per_server[0].load(Ordering::Relaxed), 1, "acknowledged through the server it reconnected to");
+        assert_eq!((s.ply, s.version), (5, Some(7)));
+        // The game moved again since the failure: the outage is over.
+        assert!(s.failed.is_none());
+        assert_eq!(c.outages.lock().unwrap().open, 0);
+        assert_eq!(*s.slot.acked.lock().unwrap(), check_acked(&["a", "b", "c", "d", "e"]));
+        assert_eq!(c.errors.load(Ordering::Relaxed), 0);
+    }
+
+    fn check_acked(moves: &[&str]) -> Acked {
+        moves.iter().enumerate().map(|(k, m)| Some((k % 2, m.to_string()))).collect()
+    }
+
+    #[test]
+    fn a_move_in_flight_not_in_the_history_is_sent_again() {
+        let mut s = seat(None);
+        s.moves_seen(0, &[(0, "a".into()), (1, "b".into()), (0, "c".into())]);
+        s.pending = Some(pending(3, "d"));
+        s.lost_socket("test".into());
+        s.resync(&state(&["a", "b", "c"], 4));
+        let p = s.pending.as_ref().expect("still in flight");
+        assert!(p.in_doubt && p.ply == s.ply, "to be sent again on this position");
+        assert!(s.failed.is_some(), "the game has not moved since the failure");
+        // It is sent again and acknowledged.
+        s.moves_seen(3, &[(1, "d".into())]);
+        assert!(s.pending.is_none() && s.failed.is_none());
+        assert_eq!(s.sh.counters.found_applied.load(Ordering::Relaxed), 0);
+        assert_eq!(s.sh.counters.errors.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn a_server_behind_what_was_acknowledged_is_followed_and_reported() {
+        let mut s = seat(None);
+        s.moves_seen(0, &[(0, "a".into()), (1, "b".into()), (0, "c".into())]);
+        s.pending = Some(pending(3, "d"));
+        s.lost_socket("test".into());
+        // The server lost "b" and "c" and went on with another move.
+        s.resync(&state(&["a", "x"], 3));
+        assert!(s.pending.is_none());
+        assert_eq!(s.ply, 2);
+        let errors = s.sh.counters.errors.load(Ordering::Relaxed);
+        assert_eq!(errors, 2, "the move replaced at ply 2, the move in flight at a ply the game is not at");
+        // What was acknowledged stays as it was seen, for the check at the end.
+        assert_eq!(*s.slot.acked.lock().unwrap(), check_acked(&["a", "b", "c"]));
+        // The game moves again from where the server is.
+        s.moves_seen(2, &[(0, "y".into())]);
+        assert!(s.failed.is_none());
+    }
+
+    #[test]
+    fn a_quiet_game_or_a_move_unanswered_asks_for_the_state() {
+        let now = Instant::now();
+        let mut s = seat(Some(Duration::from_millis(200)));
+        assert_eq!(s.quiet(), 2 * RESYNC_AFTER);
+        assert_eq!(seat(Some(Duration::from_secs(10))).quiet(), Duration::from_secs(30));
+        // Not live, nothing in flight: nothing to ask.
+        assert!(s.sync_due(now).is_none());
+        s.status = "live".into();
+        let due = s.sync_due(now).unwrap();
+        assert!(due >= now + 2 * RESYNC_AFTER - Duration::from_millis(50) && due <= Instant::now() + 2 * RESYNC_AFTER);
+        // A move in flight: 5 s after it was sent.
+        s.pending = Some(pending(0, "a"));
+        let due = s.sync_due(now).unwrap();
+        assert!(due <= Instant::now() + RESYNC_AFTER && due > now);
+        // Not again within 5 s of the last sync.
+        s.last_sync = Some(Instant::now());
+        assert!(s.sync_due(now).unwrap() >= s.last_sync.unwrap() + RESYNC_AFTER);
+        assert!(s.wait(now) >= Duration::from_secs(4));
+    }
 
     #[test]
     fn the_moves_of_an_update_are_placed_by_its_ply() {
