@@ -202,7 +202,8 @@ pub struct LoadReport {
     /// The first few error messages.
     pub error_samples: Vec<String>,
     /// The server's commits and write groups during the measurement (every
-    /// server's, each counted once).
+    /// server's, each counted once; none when a socket failed: a restarted
+    /// server counts from 0).
     pub commits: u64,
     /// The server's write groups during the measurement.
     pub write_groups: u64,
@@ -237,6 +238,9 @@ pub struct LoadReport {
     pub found_applied: u64,
     /// Moves in flight that the resync showed not applied, sent again.
     pub resent: u64,
+    /// Refusals to try again a moment later (`owner_unavailable`, `moved`:
+    /// a game changing hands between instances), not errors.
+    pub retry_refusals: u64,
     /// The longest time from a move sent to its sender seeing it
     /// acknowledged (a failover included).
     pub longest_stall: Duration,
@@ -323,7 +327,7 @@ impl std::fmt::Display for LoadReport {
             ms(self.longest_stall),
             self.acknowledged
         )?;
-        if self.reconnects > 0 || self.failed_connects > 0 || self.outages > 0 {
+        if self.reconnects > 0 || self.failed_connects > 0 || self.outages > 0 || self.retry_refusals > 0 {
             let moved = match self.recovery {
                 Some(d) => format!("longest until the games moved again {}", secs(d)),
                 None => "the games never moved again".into(),
@@ -335,8 +339,8 @@ impl std::fmt::Display for LoadReport {
             )?;
             writeln!(
                 f,
-                "in doubt:  {} moves in flight found applied on resync, {} sent again",
-                self.found_applied, self.resent
+                "in doubt:  {} moves in flight found applied on resync, {} sent again; {} refusals to try again",
+                self.found_applied, self.resent, self.retry_refusals
             )?;
         }
         if self.rated {
@@ -421,6 +425,7 @@ struct Counters {
     failed_connects: AtomicU64,
     found_applied: AtomicU64,
     resent: AtomicU64,
+    retry_refusals: AtomicU64,
     longest_stall_us: AtomicU64,
     unrecovered: AtomicU64,
     outages: Mutex<Outages>,
@@ -717,8 +722,9 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
         computer_moves: counters.computer_moves.load(Ordering::Relaxed),
         errors: counters.errors.load(Ordering::Relaxed),
         error_samples: counters.error_samples.lock().map(|s| s.clone()).unwrap_or_default(),
-        commits: c1.saturating_sub(c0),
-        write_groups: g1.saturating_sub(g0),
+        // A server restarted during the measurement counts from 0 again.
+        commits: if outages == 0 { c1.saturating_sub(c0) } else { 0 },
+        write_groups: if outages == 0 { g1.saturating_sub(g0) } else { 0 },
         accounts,
         accounts_setup,
         rated: cfg.rated,
@@ -737,6 +743,7 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
         failed_connects: counters.failed_connects.load(Ordering::Relaxed),
         found_applied: counters.found_applied.load(Ordering::Relaxed),
         resent: counters.resent.load(Ordering::Relaxed),
+        retry_refusals: counters.retry_refusals.load(Ordering::Relaxed),
         longest_stall: Duration::from_micros(counters.longest_stall_us.load(Ordering::Relaxed)),
         outages,
         recovery,

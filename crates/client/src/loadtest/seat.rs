@@ -35,6 +35,11 @@ const MAX_BACKOFF: Duration = Duration::from_secs(1);
 const RECONNECT_AT_STOP: Duration = Duration::from_secs(5);
 /// A move in flight this long on an open socket: ask for the state.
 const RESYNC_AFTER: Duration = Duration::from_secs(5);
+/// Refusals that a server of a group of instances gives while a game
+/// changes hands: asked again in a moment.
+const RETRY: [&str; 2] = ["owner_unavailable", "moved"];
+/// How long after such a refusal a client asks for the state again.
+const RETRY_AFTER: Duration = Duration::from_secs(1);
 /// A socket silent this long (not even a pong to our pings) is dead.
 const SILENT: Duration = Duration::from_secs(70);
 
@@ -151,7 +156,8 @@ struct Pending {
     ply: u64,
     mv: String,
     first_sent: Instant,
-    last_sent: Instant,
+    /// When to ask for the state if it is not acknowledged by then.
+    check_at: Instant,
     /// The socket it went on failed, or the server refused something since:
     /// the next state tells whether it was applied; if not, send it again.
     in_doubt: bool,
@@ -453,7 +459,7 @@ impl Seat {
         if let Some(p) = &self.pending
             && !p.in_doubt
         {
-            let at = p.last_sent + RESYNC_AFTER;
+            let at = p.check_at;
             due = Some(due.map_or(at, |d: Instant| d.min(at)));
         }
         Some(due?.max(self.last_sync.map_or_else(Instant::now, |t| t + RESYNC_AFTER)))
@@ -573,6 +579,17 @@ impl Seat {
                     }
                     "error" => {
                         let code = f.code.unwrap_or_default();
+                        if RETRY.contains(&code.as_str()) {
+                            // The game is changing hands (a failover): ask
+                            // for its state in a moment, then go on.
+                            counters.retry_refusals.fetch_add(1, Ordering::Relaxed);
+                            if let Some(p) = &mut self.pending {
+                                p.check_at = Instant::now() + RETRY_AFTER;
+                            }
+                            if f.state.is_none() {
+                                continue;
+                            }
+                        }
                         // A move may cross the fall of its clock (`game_over`):
                         // the update saying so follows. A move sent again
                         // after a resync may have crossed the first one.
@@ -583,6 +600,7 @@ impl Seat {
                             && code != "rematch_exists"
                             && !crossed
                             && !resent
+                            && !RETRY.contains(&code.as_str())
                             && !self.stopping()
                         {
                             counters.error(format!("{code}: {}", f.message.unwrap_or_default()));
@@ -674,7 +692,7 @@ impl Seat {
                     }
                     p.in_doubt = false;
                     p.resent = true;
-                    p.last_sent = Instant::now();
+                    p.check_at = Instant::now() + RESYNC_AFTER;
                     counters.resent.fetch_add(1, Ordering::Relaxed);
                     let mv = p.mv.clone();
                     if let Err(e) =
@@ -712,7 +730,7 @@ impl Seat {
                     ply: self.ply,
                     mv: mv.clone(),
                     first_sent: now,
-                    last_sent: now,
+                    check_at: now + RESYNC_AFTER,
                     in_doubt: false,
                     resent: false,
                 });
@@ -761,7 +779,7 @@ mod tests {
 
     fn pending(ply: u64, mv: &str) -> Pending {
         let now = Instant::now();
-        Pending { ply, mv: mv.into(), first_sent: now, last_sent: now, in_doubt: false, resent: false }
+        Pending { ply, mv: mv.into(), first_sent: now, check_at: now + RESYNC_AFTER, in_doubt: false, resent: false }
     }
 
     #[test]
