@@ -17,12 +17,17 @@
 //!   matched (with the seat's token), challenges made, accepted, declined,
 //!   cancelled or expired.
 //!
-//! Everything here lives in memory, behind one mutex: seeks and challenges
-//! vanish when the server stops (issue 16 moves them to PostgreSQL). The
-//! list is serialized once per change, at most every [`COALESCE`] (a burst of
-//! changes is one frame), and the same bytes go to every socket, so that a
-//! change costs one serialization and a reference count per socket, never a
-//! serialization per socket.
+//! On SQLite (one instance) everything here lives in memory, behind one
+//! mutex: seeks and challenges vanish when the server stops. On PostgreSQL
+//! (several instances, issue 16) the tables `lobby_seeks` and
+//! `lobby_challenges` are the truth, and this memory is each instance's copy
+//! of them, read again on every `NOTIFY plateau_lobby` (`shared.rs`): every
+//! change is written there first, under one advisory lock, and the copy is
+//! what lists, sockets and reads use. Either way the list is serialized once
+//! per change, at most every [`COALESCE`] (a burst of changes is one frame),
+//! and the same bytes go to every socket, so that a change costs one
+//! serialization and a reference count per socket, never a serialization per
+//! socket.
 //!
 //! Caps: [`SEEKS_PER_OWNER`] open seeks per account (a guest: per client
 //! address), one per game and clock, [`MAX_SEEKS`] in all; a seek expires
@@ -34,6 +39,7 @@
 
 mod challenges;
 mod seeks;
+mod shared;
 mod socket;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -50,8 +56,9 @@ use axum::response::{IntoResponse, Response};
 use plateau_core::{Options, Seat};
 use plateau_rating::Rating;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tokio::sync::{Notify, mpsc, watch};
+use tokio::sync::{Notify, mpsc, oneshot, watch};
 
 pub(crate) use challenges::{accept_challenge, cancel_challenge, decline_challenge, list_challenges, post_challenge};
 pub(crate) use seeks::{accept_seek, cancel_seek, get_seek, list_seeks, post_seek, presets, quick};
@@ -107,15 +114,20 @@ pub const PRESETS: &[(&str, &[(u64, u64)])] = &[
 pub const DEFAULT_PRESETS: &[(u64, u64)] = &[(300, 3), (600, 5)];
 
 /// What the lobby shares: seeks, challenges and the sockets, behind one
-/// lock; the latest frame of the list, for every socket.
+/// lock; the latest frame of the list, for every socket; on PostgreSQL, the
+/// tables every instance shares.
 pub(crate) struct Lobby {
     inner: Mutex<Inner>,
     list: watch::Sender<Utf8Bytes>,
     changed: Arc<Notify>,
+    /// The shared tables (PostgreSQL only).
+    db: Option<shared::Db>,
+    /// Dropped with the lobby: its tasks on the database end.
+    _halt: oneshot::Sender<()>,
 }
 
 /// An account as the lobby keeps it (never its password hash).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Member {
     id: String,
     name: String,
@@ -228,10 +240,39 @@ impl Terms {
     fn is_correspondence(&self) -> bool {
         self.clock.is_some_and(TimeControl::is_correspondence)
     }
+
+    /// As stored in the shared tables.
+    fn to_json(&self) -> Value {
+        let mut v = serde_json::Map::new();
+        self.fill(&mut v);
+        Value::Object(v)
+    }
+
+    /// Terms as stored by [`Terms::to_json`] (by this or another instance).
+    fn from_json(registry: &plateau_core::Registry, v: &Value) -> Result<Terms, String> {
+        let game = v["game"].as_str().ok_or("no game")?;
+        let info = registry.get(game).map_err(|e| e.to_string())?.info();
+        let variant = v["variant"].as_str().ok_or("no variant")?;
+        let variant = match info.variants.iter().find(|x| x.name == variant) {
+            Some(x) => x.name,
+            None => {
+                let setup = plateau_core::Setup { variant: Some(variant.to_string()), ..Default::default() };
+                registry.get(game).and_then(|e| e.new_match(&setup)).map_err(|e| e.to_string())?.variant()
+            }
+        };
+        let options: Options = serde_json::from_value(v["options"].clone()).map_err(|e| e.to_string())?;
+        let clock = match &v["clock"] {
+            Value::Null => None,
+            c => Some(TimeControl::parse(c)?),
+        };
+        let rated = v["rated"].as_bool().ok_or("no rated")?;
+        Ok(Terms { game: info.name, variant, options, clock, rated })
+    }
 }
 
 /// Who owns a seek.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 enum Owner {
     Account(Member),
     /// A guest, known by its seek's token.
@@ -391,7 +432,8 @@ struct ListCache {
 
 #[derive(Default)]
 struct Inner {
-    /// Seeks by the order they were posted (oldest first) …
+    /// Seeks by the order they were posted (oldest first; on PostgreSQL,
+    /// read) …
     seeks: BTreeMap<u64, Seek>,
     /// … and by id.
     index: HashMap<String, u64>,
@@ -406,6 +448,58 @@ struct Inner {
     published: u64,
     /// Serializations of the list so far.
     builds: u64,
+    /// A socket followed a seek since the followed seeks were last renewed
+    /// in the shared tables (PostgreSQL).
+    followed: bool,
+    /// Seeks whose last follower here went away, their grace not yet
+    /// written in the shared tables (PostgreSQL).
+    released: Vec<String>,
+}
+
+/// The seeks waiting (open or being matched) that a new seek's caps count.
+struct Waiting<'a> {
+    /// From its address.
+    from_addr: usize,
+    /// Its owner's seek of the same game and clock, if any.
+    same: Option<&'a str>,
+    /// Of its owner.
+    of_owner: usize,
+    /// In all.
+    all: usize,
+    game: &'a str,
+}
+
+/// Whether a seek may be posted, given what waits: its address's cap, one
+/// seek per game and clock, its owner's cap, the lobby's.
+fn admit(w: Waiting<'_>) -> Result<(), ApiError> {
+    if w.from_addr >= SEEKS_PER_ADDRESS {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_seeks",
+            format!("at most {SEEKS_PER_ADDRESS} open seeks from one address: cancel one first"),
+        ));
+    }
+    if let Some(id) = w.same {
+        return Err(ApiError::conflict(
+            "seek_exists",
+            format!("you already seek a game of {} with this clock ({id}): cancel it first", w.game),
+        ));
+    }
+    if w.of_owner >= SEEKS_PER_OWNER {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_seeks",
+            format!("at most {SEEKS_PER_OWNER} open seeks each: cancel one first"),
+        ));
+    }
+    if w.all >= MAX_SEEKS {
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "lobby_full",
+            format!("the lobby has {MAX_SEEKS} seeks waiting: accept one, or try again later"),
+        ));
+    }
+    Ok(())
 }
 
 fn frame(v: &Value) -> Utf8Bytes {
@@ -435,34 +529,14 @@ impl Inner {
     fn admit(&self, seek: &Seek) -> Result<(), ApiError> {
         let (key, terms) = (seek.key(), &seek.terms);
         let waiting = |s: &&Seek| !matches!(s.state, SeekState::Matched { .. });
-        if self.seeks.values().filter(waiting).filter(|s| s.addr == seek.addr).count() >= SEEKS_PER_ADDRESS {
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_seeks",
-                format!("at most {SEEKS_PER_ADDRESS} open seeks from one address: cancel one first"),
-            ));
-        }
-        if let Some(s) = self.open_of(key).find(|s| s.terms.game == terms.game && s.terms.clock == terms.clock) {
-            return Err(ApiError::conflict(
-                "seek_exists",
-                format!("you already seek a game of {} with this clock ({}): cancel it first", terms.game, s.id),
-            ));
-        }
-        if self.open_of(key).count() >= SEEKS_PER_OWNER {
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_seeks",
-                format!("at most {SEEKS_PER_OWNER} open seeks each: cancel one first"),
-            ));
-        }
-        if self.seeks.values().filter(|s| !matches!(s.state, SeekState::Matched { .. })).count() >= MAX_SEEKS {
-            return Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "lobby_full",
-                format!("the lobby has {MAX_SEEKS} seeks waiting: accept one, or try again later"),
-            ));
-        }
-        Ok(())
+        let same = self.open_of(key).find(|s| s.terms.game == terms.game && s.terms.clock == terms.clock);
+        admit(Waiting {
+            from_addr: self.seeks.values().filter(waiting).filter(|s| s.addr == seek.addr).count(),
+            same: same.map(|s| s.id.as_str()),
+            of_owner: self.open_of(key).count(),
+            all: self.seeks.values().filter(waiting).count(),
+            game: terms.game,
+        })
     }
 
     /// Add a seek; its owner's account sockets follow it.
@@ -530,9 +604,12 @@ impl Inner {
             if let Some(s) = self.socks.get_mut(&sock) {
                 s.seeks.insert(id.to_string());
             }
+            self.followed = true;
         }
     }
 
+    /// Forget a socket (the seeks it leaves without a follower here are
+    /// noted in `released`).
     fn close_sock(&mut self, sock: u64, now: Instant) {
         let Some(s) = self.socks.remove(&sock) else { return };
         if let Some(a) = &s.account
@@ -544,11 +621,16 @@ impl Inner {
             }
         }
         for id in &s.seeks {
-            if let Some(seek) = self.seek_mut(id) {
+            let left = self.seek_mut(id).is_some_and(|seek| {
                 seek.followers.remove(&sock);
-                if seek.followers.is_empty() {
+                let left = seek.followers.is_empty();
+                if left {
                     seek.left_at = Some(now);
                 }
+                left
+            });
+            if left {
+                self.released.push(id.clone());
             }
         }
     }
@@ -632,12 +714,28 @@ impl Inner {
 
 impl Lobby {
     /// A lobby, with its task that publishes the list and removes what
-    /// expired (the task ends when the lobby is dropped).
-    pub(crate) fn start() -> Arc<Lobby> {
+    /// expired (the task ends when the lobby is dropped). Given a PostgreSQL
+    /// pool, the lobby is the one every instance on that database shares:
+    /// read from its tables now, then kept in step by a listener of its own
+    /// (`shared.rs`).
+    pub(crate) async fn start(shared: &crate::state::Shared) -> Arc<Lobby> {
+        Lobby::start_on(shared.store.postgres().cloned()).await
+    }
+
+    /// [`Lobby::start`] on this PostgreSQL pool, or in memory only.
+    async fn start_on(pg: Option<sqlx::PgPool>) -> Arc<Lobby> {
         let (list, _) = watch::channel(Utf8Bytes::from_static("{\"type\":\"seeks\",\"seeks\":[]}"));
-        let lobby = Arc::new(Lobby { inner: Mutex::new(Inner::default()), list, changed: Arc::new(Notify::new()) });
+        let (halt, halted) = oneshot::channel();
+        let lobby = Arc::new(Lobby {
+            inner: Mutex::new(Inner::default()),
+            list,
+            changed: Arc::new(Notify::new()),
+            db: pg.map(shared::Db::new),
+            _halt: halt,
+        });
         let weak = Arc::downgrade(&lobby);
         let changed = lobby.changed.clone();
+        let local = lobby.db.is_none();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(SWEEP_EVERY);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -648,11 +746,45 @@ impl Lobby {
                 }
                 let Some(lobby) = weak.upgrade() else { break };
                 let mut inner = lobby.lock();
-                inner.sweep(Instant::now());
+                if local {
+                    // On PostgreSQL the tables expire (`shared.rs`).
+                    inner.sweep(Instant::now());
+                    inner.released.clear();
+                }
                 lobby.publish(&mut inner);
             }
         });
+        if lobby.db.is_some() {
+            lobby.sync().await;
+            shared::spawn(&lobby, halted);
+        }
         lobby
+    }
+
+    /// Read the shared tables again into this instance's copy (PostgreSQL;
+    /// nothing otherwise). A failure is logged: the next notification, or
+    /// the periodic read, catches up.
+    async fn sync(&self) {
+        if let Some(db) = &self.db
+            && let Err(e) = db.sync(self).await
+        {
+            tracing::warn!("lobby: reading the shared lobby: {e}");
+        }
+    }
+
+    /// A socket went away: on PostgreSQL, the seeks it leaves without a
+    /// follower here get their grace written.
+    fn close(&self, sock: u64) {
+        let released = {
+            let mut inner = self.lock();
+            inner.close_sock(sock, Instant::now());
+            std::mem::take(&mut inner.released)
+        };
+        if let Some(db) = &self.db
+            && !released.is_empty()
+        {
+            db.release(released);
+        }
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -894,7 +1026,7 @@ mod tests {
     /// the same bytes (one serialization, shared).
     #[tokio::test]
     async fn a_burst_of_changes_is_one_shared_frame() {
-        let lobby = Lobby::start();
+        let lobby = Lobby::start_on(None).await;
         let mut receivers: Vec<_> = (0..500).map(|_| lobby.list.subscribe()).collect();
         let t0 = Instant::now();
         for i in 0..200u32 {

@@ -844,3 +844,176 @@ async fn one_address_and_one_recipient_have_caps_too() {
     assert_eq!((r.status, r.code()), (429, Some("too_many_challenges")), "{}", r.raw);
     let _ = target;
 }
+
+/// Someone's requests go to another instance (the load balancer's choice).
+fn via(who: &Who, s: &TestServer) -> Who {
+    Who { addr: s.addr, ..who.clone() }
+}
+
+/// The HTTP list of `s`, read again until `f` holds (another instance's
+/// change reaches this one through PostgreSQL's notifications).
+async fn list_at_until(s: &TestServer, f: impl Fn(&[String]) -> bool) -> Vec<String> {
+    let end = tokio::time::Instant::now() + common::WAIT;
+    loop {
+        let ids = ids_of(&list(s).await);
+        if f(&ids) {
+            return ids;
+        }
+        assert!(tokio::time::Instant::now() < end, "the list of {} stays {ids:?}", s.addr);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// PostgreSQL only (the pass of `scripts/postgres.sh`, which sets
+/// `PLATEAU_TEST_POSTGRES`; on SQLite one instance owns its database and its
+/// lobby is in memory, so there is nothing to share and this test has
+/// nothing to run): two servers on one database are one lobby. A seek
+/// posted on one is listed by the other (HTTP and socket), accepted there,
+/// and its owner hears it on the first; quick pairing pairs a player on each;
+/// an owner's caps count both; a cancelled seek leaves both; a challenge
+/// made on one is accepted on the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_only_two_instances_share_one_lobby() {
+    if common::postgres().is_none() {
+        eprintln!("postgres_only_two_instances_share_one_lobby: not run on SQLite (needs PLATEAU_TEST_POSTGRES)");
+        return;
+    }
+    let a = start().await;
+    let b = common::start_in(a.dir.clone(), plateau_server::Limits::default()).await;
+    let c53 = json!({ "initial": 300, "increment": 3 });
+
+    // Posted on A: listed by B, over HTTP and on B's lobby socket.
+    let mut watcher = Who::guest(&b, "127.30.0.9").lobby().await;
+    watcher.until("seeks").await;
+    let ann = Who::guest(&a, "127.30.0.1");
+    let (seek, token) = ann.seek(json!({ "game": "abalone", "clock": c53, "name": "Ann" })).await;
+    let token = token.unwrap();
+    list_at_until(&b, |ids| ids == [seek.clone()]).await;
+    let listed = watcher.list_until(|x| ids_of(x) == [seek.clone()]).await;
+    assert_eq!((&listed[0]["player"], &listed[0]["clock"]), (&json!("Ann"), &c53), "{listed:?}");
+    // Ann follows it on A; Bob accepts it on B: the game starts, Ann hears it on A.
+    let mut ann_lobby = ann.lobby().await;
+    ann_lobby.send(json!({ "type": "hello", "seeks": [{ "id": seek, "token": token }] })).await;
+    assert_eq!(ann_lobby.until("following").await["seeks"], json!([seek]));
+    let bob = Who::guest(&b, "127.30.0.2");
+    let took = bob.post(&format!("/api/seeks/{seek}/accept"), json!({ "name": "Bob" })).await;
+    assert_eq!(took.status, 200, "{}", took.raw);
+    let game = took.str("game");
+    let m = ann_lobby.until("matched").await;
+    assert_eq!((&m["seek"], &m["game"]), (&json!(seek), &json!(game)), "{m}");
+    // Accepted once only: a second acceptor on A finds nothing.
+    let r = Who::guest(&a, "127.30.0.3").post(&format!("/api/seeks/{seek}/accept"), json!({})).await;
+    assert_eq!(r.status, 404, "{}", r.raw);
+    // Ann reads her seat on B too; both play.
+    let r = via(&ann, &b).bearing(&token).get(&format!("/api/seeks/{seek}")).await;
+    assert_eq!((&r.body["status"], &r.body["game"]), (&json!("matched"), &json!(game)), "{}", r.raw);
+    both_play(
+        &game,
+        (&ann.bearing(m["token"].as_str().unwrap()), m["seat"].as_u64().unwrap()),
+        (&bob.bearing(&took.str("token")), took.body["seat"].as_u64().unwrap()),
+    )
+    .await;
+    list_at_until(&a, |ids| ids.is_empty()).await;
+    list_at_until(&b, |ids| ids.is_empty()).await;
+    watcher.list_until(|x| x.is_empty()).await;
+
+    // Quick pairing: Cat waits on A, Dan asks on B and is paired with her.
+    let cat = Who::guest(&a, "127.30.1.1");
+    let r = cat.post("/api/quick", json!({ "game": "colorito", "clock": c53 })).await;
+    assert_eq!(r.status, 201, "{}", r.raw);
+    let (cat_seek, cat_token) = (r.str("id"), r.str("token"));
+    // Her socket reaches B at once: B knows her seek (read again if need be).
+    let mut cat_lobby = via(&cat, &b).lobby().await;
+    cat_lobby.send(json!({ "type": "hello", "seeks": [{ "id": cat_seek, "token": cat_token }] })).await;
+    assert_eq!(cat_lobby.until("following").await["seeks"], json!([cat_seek]));
+    let dan = Who::guest(&b, "127.30.1.2");
+    let r = dan.post("/api/quick", json!({ "game": "colorito", "clock": c53 })).await;
+    assert_eq!(r.status, 200, "Dan is paired with Cat: {}", r.raw);
+    let m = cat_lobby.until("matched").await;
+    assert_eq!((&m["seek"], &m["game"]), (&json!(cat_seek), &r.body["game"]), "{m}");
+
+    // Twenty players asking at once, half on each: every seek is taken
+    // once at most, and nobody is left waiting beside a compatible seek.
+    let asks = (0..20).map(|i| {
+        let who = Who::guest(if i % 2 == 0 { &a } else { &b }, &format!("127.30.6.{}", i + 1));
+        async move {
+            who.post("/api/quick", json!({ "game": "abraxas", "clock": { "initial": 900, "increment": 10 } })).await
+        }
+    });
+    let answers = futures_util::future::join_all(asks).await;
+    let (mut waiting, mut games) = (Vec::new(), std::collections::HashSet::new());
+    for r in &answers {
+        match r.status {
+            201 => waiting.push(r.str("id")),
+            200 => assert!(games.insert(r.str("game")), "one game twice: {}", r.raw),
+            _ => panic!("{}", r.raw),
+        }
+    }
+    assert_eq!((waiting.len(), games.len()), (10, 10), "{answers:?}");
+    list_at_until(&a, |ids| !ids.iter().any(|i| waiting.contains(i))).await;
+
+    // Caps count both instances: five seeks per guest address, one per
+    // game and clock.
+    let eve = Who::guest(&a, "127.30.2.1");
+    let clock = |i: u64| json!({ "initial": 60 * i, "increment": 0 });
+    for i in 1..=5 {
+        let on = if i % 2 == 0 { via(&eve, &b) } else { eve.clone() };
+        on.seek(json!({ "game": "abalone", "clock": clock(i) })).await;
+    }
+    for on in [eve.clone(), via(&eve, &b)] {
+        let r = on.post("/api/seeks", json!({ "game": "abalone", "clock": clock(9) })).await;
+        assert_eq!((r.status, r.code()), (429, Some("too_many_seeks")), "{}", r.raw);
+    }
+    // An account's too, and its seek of one game and clock.
+    let ida = Who::account(&a, "127.30.3.1", "Ida").await;
+    ida.seek(json!({ "game": "kabaleo", "clock": c53 })).await;
+    let r = via(&ida, &b).post("/api/seeks", json!({ "game": "kabaleo", "clock": c53 })).await;
+    assert_eq!((r.status, r.code()), (409, Some("seek_exists")), "{}", r.raw);
+    for i in 1..=4 {
+        via(&ida, &b).seek(json!({ "game": "abalone", "clock": clock(i) })).await;
+    }
+    let r = ida.post("/api/seeks", json!({ "game": "abraxas" })).await;
+    assert_eq!((r.status, r.code()), (429, Some("too_many_seeks")), "{}", r.raw);
+    list_at_until(&a, |ids| ids.len() == 10).await;
+    list_at_until(&b, |ids| ids.len() == 10).await;
+
+    // Posted on B, cancelled on A: gone from both.
+    let fay = Who::guest(&b, "127.30.4.1");
+    let (fay_seek, fay_token) = fay.seek(json!({ "game": "abraxas" })).await;
+    list_at_until(&a, |ids| ids.contains(&fay_seek)).await;
+    let r = via(&fay, &a).bearing(&fay_token.unwrap()).delete(&format!("/api/seeks/{fay_seek}")).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    list_at_until(&a, |ids| !ids.contains(&fay_seek)).await;
+    list_at_until(&b, |ids| !ids.contains(&fay_seek)).await;
+    watcher.list_until(|x| !ids_of(x).contains(&fay_seek) && x.len() == 10).await;
+
+    // A challenge made on A reaches its recipient's socket on B, is listed
+    // there, and accepted there: both hear it, each with its own seat.
+    let kim = Who::account(&a, "127.30.5.1", "Kim").await;
+    let leo = Who::account(&b, "127.30.5.2", "Leo").await;
+    let mut kim_lobby = kim.lobby().await;
+    kim_lobby.until("challenges").await;
+    let mut leo_lobby = leo.lobby().await;
+    leo_lobby.until("challenges").await;
+    let r = kim.post("/api/challenges", json!({ "to": "Leo", "game": "abalone" })).await;
+    assert_eq!(r.status, 201, "{}", r.raw);
+    let ch = r.str("id");
+    let news = leo_lobby.until("challenge").await;
+    assert_eq!((&news["challenge"]["id"], &news["challenge"]["status"]), (&json!(ch), &json!("open")), "{news}");
+    let r = leo.get("/api/challenges").await;
+    assert_eq!(r.body["incoming"][0]["id"], json!(ch), "{}", r.raw);
+    let r = leo.post(&format!("/api/challenges/{ch}/accept"), json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    let game = r.str("game");
+    for l in [&mut kim_lobby, &mut leo_lobby] {
+        let news = loop {
+            let v = l.until("challenge").await;
+            if v["challenge"]["status"] == "accepted" {
+                break v;
+            }
+        };
+        assert_eq!(news["game"], json!(game), "{news}");
+        assert!(news["token"].is_string(), "{news}");
+    }
+    drop(b);
+}

@@ -19,8 +19,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{
-    CHALLENGE_TTL, CHALLENGES_PER_ACCOUNT, CHALLENGES_TO_ACCOUNT, CORRESPONDENCE_CHALLENGE_TTL, Challenge, Member,
-    Terms, answer, client_ip, frame, not_logged_in, parse,
+    CHALLENGE_TTL, CHALLENGES_PER_ACCOUNT, CHALLENGES_TO_ACCOUNT, CORRESPONDENCE_CHALLENGE_TTL, Challenge, Inner,
+    Member, Terms, answer, client_ip, frame, not_logged_in, parse,
 };
 use crate::AppState;
 use crate::accounts::{RESERVED_PREFIX, account_name, account_of, name_key};
@@ -94,25 +94,57 @@ pub(crate) async fn post_challenge(
         deadline: Instant::now() + ttl,
     };
     let body = c.json("open");
+    let caps = |from: usize, to: usize| {
+        if from >= CHALLENGES_PER_ACCOUNT {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_challenges",
+                format!("at most {CHALLENGES_PER_ACCOUNT} challenges waiting at once: cancel one first"),
+            ));
+        }
+        if to >= CHALLENGES_TO_ACCOUNT {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_challenges",
+                format!("{} has {CHALLENGES_TO_ACCOUNT} challenges waiting already: try again later", c.to.name),
+            ));
+        }
+        Ok(())
+    };
+    if let Some(db) = &st.2.db {
+        // Counted over every instance; both parties hear it from the read.
+        db.post_challenge(&c, caps).await?;
+        st.2.sync().await;
+        return Ok(answer(StatusCode::CREATED, body));
+    }
     let mut inner = st.2.lock();
-    if inner.challenges.values().filter(|x| x.from.id == me.id).count() >= CHALLENGES_PER_ACCOUNT {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_challenges",
-            format!("at most {CHALLENGES_PER_ACCOUNT} challenges waiting at once: cancel one first"),
-        ));
-    }
-    if inner.challenges.values().filter(|x| x.to.id == c.to.id).count() >= CHALLENGES_TO_ACCOUNT {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_challenges",
-            format!("{} has {CHALLENGES_TO_ACCOUNT} challenges waiting already: try again later", c.to.name),
-        ));
-    }
+    caps(
+        inner.challenges.values().filter(|x| x.from.id == me.id).count(),
+        inner.challenges.values().filter(|x| x.to.id == c.to.id).count(),
+    )?;
     inner.tell_both(&c, "open");
     inner.insert_challenge(c);
     drop(inner);
     Ok(answer(StatusCode::CREATED, body))
+}
+
+/// Tell both parties their challenge was accepted: each its own seat and
+/// token in `game`.
+pub(super) fn tell_accepted(
+    inner: &mut Inner,
+    c: &Challenge,
+    game: &str,
+    challenger_seat: usize,
+    challenger_token: Option<&str>,
+    challenged_token: Option<&str>,
+) {
+    let news = |seat: usize, token: Option<&str>| {
+        frame(&json!({
+            "type": "challenge", "challenge": c.json("accepted"), "game": game, "seat": seat, "token": token,
+        }))
+    };
+    inner.send_account(&c.from.id, &news(challenger_seat, challenger_token));
+    inner.send_account(&c.to.id, &news(1 - challenger_seat, challenged_token));
 }
 
 /// `GET /api/challenges` → `{"incoming": [...], "outgoing": [...]}`.
@@ -123,10 +155,22 @@ pub(crate) async fn list_challenges(State(st): State<AppState>, headers: HeaderM
 }
 
 /// Take a challenge out if `me` is its challenged (`challenged`) or its
-/// challenger.
-fn take(st: &AppState, id: &str, me: &AccountRow, challenged: bool) -> Result<Challenge, ApiError> {
+/// challenger; on PostgreSQL, it becomes `status` (`taken`, `declined`,
+/// `cancelled`), which both parties hear of from the read that follows.
+async fn take(st: &AppState, id: &str, me: &AccountRow, challenged: bool, status: &str) -> Result<Challenge, ApiError> {
+    if let Some(db) = &st.2.db {
+        let c = db.take_challenge(id, status, |c| party(c, id, me, challenged)).await?;
+        st.2.sync().await;
+        return c.ok_or_else(|| no_challenge(id));
+    }
     let mut inner = st.2.lock();
     let c = inner.challenge(id).ok_or_else(|| no_challenge(id))?;
+    party(c, id, me, challenged)?;
+    inner.remove_challenge(id).ok_or_else(|| no_challenge(id))
+}
+
+/// Whether `me` is the challenge's challenged (`challenged`) or challenger.
+fn party(c: &Challenge, id: &str, me: &AccountRow, challenged: bool) -> Result<(), ApiError> {
     let (mine, theirs) = if challenged { (&c.to, &c.from) } else { (&c.from, &c.to) };
     if mine.id != me.id {
         if theirs.id == me.id {
@@ -138,7 +182,7 @@ fn take(st: &AppState, id: &str, me: &AccountRow, challenged: bool) -> Result<Ch
         }
         return Err(no_challenge(id));
     }
-    inner.remove_challenge(id).ok_or_else(|| no_challenge(id))
+    Ok(())
 }
 
 /// `POST /api/challenges/{id}/accept` → `{"game", "seat", "token"}`; each
@@ -151,7 +195,7 @@ pub(crate) async fn accept_challenge(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let me = logged_in(&st, &headers).await?;
-    let c = take(&st, &id, &me, true)?;
+    let c = take(&st, &id, &me, true, "taken").await?;
     let ip = client_ip(info);
     // A task of its own: a request given up half-way still tells both.
     let st2 = st.clone();
@@ -163,19 +207,36 @@ pub(crate) async fn accept_challenge(
             Ok::<_, ApiError>((g, challenger_seat))
         }
         .await;
+        if let Some(db) = &st2.2.db {
+            // Both parties hear it on every instance (`shared.rs`).
+            let tokens = |g: &crate::state::Created, s: usize| g.tokens.get(s).cloned().flatten();
+            let recorded = match &made {
+                Ok((g, seat)) => {
+                    let (from, to) = (tokens(g, *seat), tokens(g, 1 - *seat));
+                    db.challenge_made(&c.id, Some((&g.id, *seat, from.as_deref(), to.as_deref()))).await
+                }
+                Err(_) => db.challenge_made(&c.id, None).await,
+            };
+            if let Err(e) = recorded {
+                tracing::warn!("lobby: challenge {} not recorded as accepted or open again: {e:?}", c.id);
+            }
+            st2.2.sync().await;
+            let (g, seat) = made?;
+            return Ok(json!({ "game": g.id, "seat": 1 - seat, "token": tokens(&g, 1 - seat) }));
+        }
         let mut inner = st2.2.lock();
         match made {
             Ok((g, challenger_seat)) => {
                 let token = |s: usize| g.tokens.get(s).cloned().flatten();
-                let news = |seat: usize| {
-                    frame(&json!({
-                        "type": "challenge", "challenge": c.json("accepted"),
-                        "game": g.id, "seat": seat, "token": token(seat),
-                    }))
-                };
                 let seat = 1 - challenger_seat;
-                inner.send_account(&c.from.id, &news(challenger_seat));
-                inner.send_account(&c.to.id, &news(seat));
+                tell_accepted(
+                    &mut inner,
+                    &c,
+                    &g.id,
+                    challenger_seat,
+                    token(challenger_seat).as_deref(),
+                    token(seat).as_deref(),
+                );
                 Ok(json!({ "game": g.id, "seat": seat, "token": token(seat) }))
             }
             Err(e) => {
@@ -199,8 +260,10 @@ pub(crate) async fn decline_challenge(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let me = logged_in(&st, &headers).await?;
-    let c = take(&st, &id, &me, true)?;
-    st.2.lock().tell_both(&c, "declined");
+    let c = take(&st, &id, &me, true, "declined").await?;
+    if st.2.db.is_none() {
+        st.2.lock().tell_both(&c, "declined");
+    }
     Ok(answer(StatusCode::OK, json!({ "ok": true })))
 }
 
@@ -211,7 +274,9 @@ pub(crate) async fn cancel_challenge(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let me = logged_in(&st, &headers).await?;
-    let c = take(&st, &id, &me, false)?;
-    st.2.lock().tell_both(&c, "cancelled");
+    let c = take(&st, &id, &me, false, "cancelled").await?;
+    if st.2.db.is_none() {
+        st.2.lock().tell_both(&c, "cancelled");
+    }
     Ok(answer(StatusCode::OK, json!({ "ok": true })))
 }

@@ -135,7 +135,10 @@ pub(crate) async fn post_seek(
         new_seek(&st, account.as_ref(), req.name.as_deref(), client_ip(info), terms, req.rating_min, req.rating_max)
             .await?;
     let id = ns.seek.id.clone();
-    {
+    if let Some(db) = &st.2.db {
+        db.post_seek(&ns.seek).await?;
+        st.2.sync().await;
+    } else {
         let mut inner = st.2.lock();
         inner.admit(&ns.seek)?;
         inner.insert_seek(ns.seek);
@@ -195,9 +198,7 @@ pub(crate) async fn cancel_seek(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let account = crate::accounts::account_of(&st, &headers).await?;
-    {
-        let mut inner = st.2.lock();
-        let seek = inner.seek(&id).ok_or_else(|| no_seek(&id))?;
+    let may_cancel = |seek: &Seek| {
         if !owns(seek, account.as_ref(), &headers) {
             return Err(ApiError::forbidden(
                 "not_owner",
@@ -207,6 +208,23 @@ pub(crate) async fn cancel_seek(
         if !seek.is_open() {
             return Err(ApiError::conflict("not_open", "this seek was accepted: its game has started"));
         }
+        Ok(())
+    };
+    if let Some(db) = &st.2.db {
+        // As stored: every instance's changes count, taken or cancelled
+        // since this copy was read.
+        loop {
+            let seek = db.seek(&id).await?.ok_or_else(|| no_seek(&id))?;
+            may_cancel(&seek)?;
+            if db.cancel_seek(&id).await? {
+                break;
+            }
+        }
+        st.2.sync().await;
+    } else {
+        let mut inner = st.2.lock();
+        let seek = inner.seek(&id).ok_or_else(|| no_seek(&id))?;
+        may_cancel(seek)?;
         inner.remove_seek(&id);
     }
     st.2.changed();
@@ -230,7 +248,15 @@ pub(crate) async fn accept_seek(
 ) -> Result<Response, ApiError> {
     let req: AcceptRequest = parse(body)?;
     let account = crate::accounts::account_of(&st, &headers).await?;
-    let game = st.2.lock().seek(&id).filter(|s| s.is_open()).map(|s| s.terms.game).ok_or_else(|| no_seek(&id))?;
+    let stored = match &st.2.db {
+        Some(db) => db.seek(&id).await?.filter(Seek::is_open),
+        None => None,
+    };
+    let game = match &st.2.db {
+        Some(_) => stored.as_ref().map(|s| s.terms.game),
+        None => st.2.lock().seek(&id).filter(|s| s.is_open()).map(|s| s.terms.game),
+    }
+    .ok_or_else(|| no_seek(&id))?;
     let rating = match &account {
         Some(a) => rating_of(&st, game, &a.id).await?.rating,
         None => Rating::NEW.rating,
@@ -239,9 +265,7 @@ pub(crate) async fn accept_seek(
         Some(a) => Holder::Account(a.clone()),
         None => Holder::Guest(guest_name(req.name.as_deref())?),
     };
-    let taken = {
-        let mut inner = st.2.lock();
-        let seek = inner.seek_mut(&id).filter(|s| s.is_open()).ok_or_else(|| no_seek(&id))?;
+    let may_accept = |seek: &Seek| {
         if let (Some(m), Some(a)) = (seek.account(), &account)
             && m.id == a.id
         {
@@ -260,10 +284,28 @@ pub(crate) async fn accept_seek(
                 ),
             ));
         }
-        seek.state = SeekState::Taken;
-        let taken = Taken { id: id.clone(), terms: seek.terms.clone(), seeker: seek.holder() };
-        inner.version += 1;
-        taken
+        Ok(())
+    };
+    let taken = match (&st.2.db, stored) {
+        (Some(db), Some(seek)) => {
+            // A seek's terms never change: checked as read, taken if still
+            // open (one instance wins).
+            may_accept(&seek)?;
+            if !db.move_seek(&id, "open", "taken").await? {
+                return Err(no_seek(&id));
+            }
+            st.2.sync().await;
+            Taken { id: id.clone(), terms: seek.terms.clone(), seeker: seek.holder() }
+        }
+        _ => {
+            let mut inner = st.2.lock();
+            let seek = inner.seek_mut(&id).filter(|s| s.is_open()).ok_or_else(|| no_seek(&id))?;
+            may_accept(seek)?;
+            seek.state = SeekState::Taken;
+            let taken = Taken { id: id.clone(), terms: seek.terms.clone(), seeker: seek.holder() };
+            inner.version += 1;
+            taken
+        }
     };
     st.2.changed();
     let r = start_match(&st, taken, acceptor, client_ip(info)).await?;
@@ -300,6 +342,15 @@ async fn start_match(st: &AppState, taken: Taken, acceptor: Holder, ip: IpAddr) 
         match made {
             Ok((c, seeker_seat)) => {
                 let token = |s: Seat| c.tokens.get(s).cloned().flatten().unwrap_or_default();
+                let seat = 1 - seeker_seat;
+                if let Some(db) = &st.2.db {
+                    // Its owner hears it on every instance (`shared.rs`).
+                    if let Err(e) = db.matched(&taken.id, &c.id, seeker_seat, &token(seeker_seat)).await {
+                        tracing::warn!("lobby: seek {} matched with game {}, not recorded: {e:?}", taken.id, c.id);
+                    }
+                    st.2.sync().await;
+                    return Ok(json!({ "game": c.id, "seat": seat, "token": token(seat) }));
+                }
                 let mut inner = st.2.lock();
                 if let Some(seek) = inner.seek_mut(&taken.id) {
                     seek.state = SeekState::Matched {
@@ -312,24 +363,33 @@ async fn start_match(st: &AppState, taken: Taken, acceptor: Holder, ip: IpAddr) 
                         inner.send_followers(&taken.id, &f);
                     }
                 }
-                let seat = 1 - seeker_seat;
                 Ok(json!({ "game": c.id, "seat": seat, "token": token(seat) }))
             }
             Err(e) => {
-                reopen(&st, &taken.id);
+                reopen(&st, &taken.id).await;
                 Err(e)
             }
         }
     })
     .await;
-    made.unwrap_or_else(|_| {
-        reopen(st, &id);
-        Err(ApiError::internal("making the game failed"))
-    })
+    match made {
+        Ok(r) => r,
+        Err(_) => {
+            reopen(st, &id).await;
+            Err(ApiError::internal("making the game failed"))
+        }
+    }
 }
 
 /// A taken seek whose game could not be made is open again.
-fn reopen(st: &AppState, id: &str) {
+async fn reopen(st: &AppState, id: &str) {
+    if let Some(db) = &st.2.db {
+        if let Err(e) = db.move_seek(id, "taken", "open").await {
+            tracing::warn!("lobby: seek {id} not reopened: {e:?}");
+        }
+        st.2.sync().await;
+        return;
+    }
     let mut inner = st.2.lock();
     if let Some(seek) = inner.seek_mut(id)
         && matches!(seek.state, SeekState::Taken)
@@ -369,27 +429,36 @@ pub(crate) async fn quick(
     let rating = ns.seek.rating.map_or(Rating::NEW.rating, |r| r.rating);
     let me = addr_key(ip);
     let acceptor = ns.seek.holder();
+    let pairs = |s: &Seek| {
+        s.is_open()
+            && s.terms == ns.seek.terms
+            // Nobody is paired with themselves: an account is known by its
+            // id (two accounts of one household may meet), a guest only by
+            // its address.
+            && match (s.account(), &account) {
+                (Some(m), Some(a)) => m.id != a.id,
+                _ => s.addr != me,
+            }
+            && s.allows(rating)
+    };
+    if let Some(db) = &st.2.db {
+        let found = db.quick(&ns.seek, pairs).await?;
+        st.2.sync().await;
+        st.2.changed();
+        return match found {
+            Some(s) => {
+                let t = Taken { id: s.id.clone(), terms: s.terms.clone(), seeker: s.holder() };
+                Ok(answer(StatusCode::OK, start_match(&st, t, acceptor, ip).await?))
+            }
+            None => Ok(answer(StatusCode::CREATED, json!({ "id": ns.seek.id, "token": ns.token }))),
+        };
+    }
     let taken = {
         let mut inner = st.2.lock();
-        let found = inner
-            .seeks
-            .values_mut()
-            .find(|s| {
-                s.is_open()
-                    && s.terms == ns.seek.terms
-                    // Nobody is paired with themselves: an account is known
-                    // by its id (two accounts of one household may meet), a
-                    // guest only by its address.
-                    && match (s.account(), &account) {
-                        (Some(m), Some(a)) => m.id != a.id,
-                        _ => s.addr != me,
-                    }
-                    && s.allows(rating)
-            })
-            .map(|s| {
-                s.state = SeekState::Taken;
-                Taken { id: s.id.clone(), terms: s.terms.clone(), seeker: s.holder() }
-            });
+        let found = inner.seeks.values_mut().find(|s| pairs(s)).map(|s| {
+            s.state = SeekState::Taken;
+            Taken { id: s.id.clone(), terms: s.terms.clone(), seeker: s.holder() }
+        });
         match found {
             Some(t) => {
                 inner.version += 1;

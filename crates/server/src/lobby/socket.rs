@@ -92,7 +92,7 @@ struct Registered<'a> {
 
 impl Drop for Registered<'_> {
     fn drop(&mut self) {
-        self.lobby.lock().close_sock(self.sock, Instant::now());
+        self.lobby.close(self.sock);
     }
 }
 
@@ -127,6 +127,24 @@ impl Lobby {
             first.extend(matched(&inner, &mine));
         }
         (sock, list, first)
+    }
+
+    /// On PostgreSQL, a hello may name a seek posted on another instance a
+    /// moment ago, not yet in this copy: if one of those it names is stored
+    /// but unknown here, the tables are read again first.
+    async fn catch_up(&self, keys: &[SeekKey]) {
+        let Some(db) = &self.db else { return };
+        let unknown: Vec<String> = {
+            let inner = self.lock();
+            keys.iter()
+                .take(super::HELLO_SEEKS)
+                .filter(|k| ids::well_formed(&k.id) && inner.seek(&k.id).is_none())
+                .map(|k| k.id.clone())
+                .collect()
+        };
+        if !unknown.is_empty() && db.stored(&unknown).await {
+            self.sync().await;
+        }
     }
 
     /// A guest's hello: follow the seeks whose tokens are right. Answers
@@ -236,7 +254,10 @@ async fn run(lobby: &Arc<Lobby>, shared: &Arc<Shared>, mut socket: WebSocket, ac
                 let replies: Vec<Message> = match serde_json::from_str::<LobbyMsg>(&t) {
                     Err(err) => vec![error(&ApiError::bad_request("bad_message", format!("{err}")))],
                     Ok(LobbyMsg::Ping) => vec![Message::Text(Utf8Bytes::from(json!({ "type": "pong" }).to_string()))],
-                    Ok(LobbyMsg::Hello { seeks }) => lobby.hello(sock, &seeks).into_iter().map(Message::Text).collect(),
+                    Ok(LobbyMsg::Hello { seeks }) => {
+                        lobby.catch_up(&seeks).await;
+                        lobby.hello(sock, &seeks).into_iter().map(Message::Text).collect()
+                    }
                 };
                 for r in replies {
                     if send(&mut socket, r).await.is_err() {
