@@ -195,6 +195,10 @@ pub(super) struct Seat {
     last_problem: String,
     /// Sockets opened so far.
     sockets: u64,
+    /// The last of them that got its welcome.
+    welcomed: u64,
+    /// Why the server refused the last hello.
+    refusal: Option<String>,
 }
 
 impl Seat {
@@ -231,6 +235,8 @@ impl Seat {
             last_sync: None,
             last_problem: String::new(),
             sockets: 0,
+            welcomed: 0,
+            refusal: None,
         }
     }
 
@@ -241,6 +247,10 @@ impl Seat {
     /// The socket failed (or could not be opened): count the seat in an
     /// outage until its game moves again, and go on with the next server.
     fn lost_socket(&mut self, why: String) {
+        let why = match self.refusal.take() {
+            Some(r) => format!("{why} after {r}"),
+            None => why,
+        };
         let counters = &self.sh.counters;
         if self.failed.is_none() && !self.stopping() {
             self.failed = Some(self.ply);
@@ -546,6 +556,7 @@ impl Seat {
                     "welcome" | "state" => {
                         let Some(s) = f.state else { continue };
                         if f.kind == "welcome" {
+                            self.welcomed = self.sockets;
                             // Connected again: the back-off starts afresh.
                             self.failing_since = None;
                             self.backoff = FIRST_BACKOFF;
@@ -579,6 +590,14 @@ impl Seat {
                     }
                     "error" => {
                         let code = f.code.unwrap_or_default();
+                        if self.welcomed != self.sockets {
+                            // The hello refused (a game reloading, changing
+                            // hands…): the server closes the socket, and the
+                            // client tries again, for `reconnect_for` at most.
+                            counters.retry_refusals.fetch_add(1, Ordering::Relaxed);
+                            self.refusal = Some(format!("{code}: {}", f.message.unwrap_or_default()));
+                            continue;
+                        }
                         if RETRY.contains(&code.as_str()) {
                             // The game is changing hands (a failover): ask
                             // for its state in a moment, then go on.
