@@ -79,7 +79,7 @@ pub(super) fn lost_moves(acked: &Acked, moves: &[String], movers: &[usize]) -> V
 /// each, from the first server that answers, starting at `first` and going
 /// round the list (an instance may be dead, another taking its games over)
 /// for up to 15 s; once some read found no server at all (`nobody`), each
-/// server once.
+/// server once. A refusal for too many requests is waited out.
 pub(super) async fn read_record(
     servers: &[SocketAddr],
     first: usize,
@@ -88,6 +88,7 @@ pub(super) async fn read_record(
     nobody: &AtomicBool,
 ) -> Result<(Vec<String>, Vec<usize>), String> {
     let started = Instant::now();
+    let mut failing_since = Instant::now();
     let mut k = first % servers.len();
     let mut tries = 0;
     loop {
@@ -108,11 +109,20 @@ pub(super) async fn read_record(
             Ok(r) if (400..500).contains(&r.status) && r.status != 408 && r.status != 429 => {
                 return Err(format!("{addr}: {} {}", r.status, r.body));
             }
+            // Too many requests from this address (not on loopback, every
+            // read comes from one): wait as asked, for up to 5 minutes in all.
+            Ok(r) if r.status == 429 && started.elapsed() < Duration::from_secs(300) => {
+                let wait = r.header("retry-after").and_then(|s| s.trim().parse::<u64>().ok()).unwrap_or(1);
+                tokio::time::sleep(Duration::from_secs(wait.clamp(1, 10))).await;
+                tries = 0;
+                failing_since = Instant::now();
+                continue;
+            }
             Ok(r) => format!("{addr}: {} {}", r.status, r.body),
             Err(e) => format!("{addr}: {e}"),
         };
         let once_round = tries >= servers.len() && nobody.load(Ordering::Relaxed);
-        if once_round || started.elapsed() > Duration::from_secs(15) {
+        if once_round || failing_since.elapsed() > Duration::from_secs(15) {
             nobody.store(true, Ordering::Relaxed);
             return Err(problem);
         }
