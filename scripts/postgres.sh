@@ -8,7 +8,8 @@
 # root: as root the cluster belongs to the unprivileged user `nobody`. As root
 # on a machine without PostgreSQL, Debian's `postgresql` package is installed
 # with apt-get. Fails (never skips) if PostgreSQL cannot be set up. The
-# cluster trades durability for speed (fsync off): it lives for one run.
+# cluster trades durability for speed (fsync off): it lives for one run;
+# PLATEAU_PG_DURABLE=1 keeps fsync on (for measurements).
 set -euo pipefail
 
 [ "$#" -gt 0 ] || { echo "usage: $0 COMMAND [ARGS…]" >&2; exit 2; }
@@ -53,12 +54,16 @@ trap cleanup EXIT
 (cd "$tmp" && "${as_owner[@]}" "$bin/initdb" -D "$tmp/data" -U plateau --auth=trust -E UTF8 --locale=C.UTF-8 \
   --no-sync >"$tmp/initdb.log" 2>&1) || { cat "$tmp/initdb.log" >&2; exit 1; }
 
+# Tests need no durability (fsync off: faster); PLATEAU_PG_DURABLE=1 keeps
+# PostgreSQL's defaults (fsync and full page writes on), for measurements.
+durability="-c fsync=off -c full_page_writes=off"
+[ "${PLATEAU_PG_DURABLE:-}" = 1 ] && durability=""
 started=
 for _ in 1 2 3 4 5 6 7 8; do
   port=$((20000 + RANDOM % 40000))
   if (cd "$tmp" && "${as_owner[@]}" "$bin/pg_ctl" -D "$tmp/data" -l "$tmp/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$tmp -c fsync=off \
-        -c full_page_writes=off -c max_connections=300" start >/dev/null); then
+    -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$tmp $durability \
+        -c max_connections=300" start >/dev/null); then
     started=1
     break
   fi

@@ -14,8 +14,13 @@ cargo test --workspace --release
 # free loopback port; Debian's postgresql installed with apt-get if missing),
 # runs the command with PLATEAU_TEST_POSTGRES set (each test server gets a
 # database of its own), then removes the cluster. Fails if PostgreSQL cannot
-# be set up. About 3 minutes on 2 cores (the build is the one above).
-./scripts/postgres.sh cargo test --release -p plateau-server
+# be set up. With them, the tests of several instances on one database (in
+# one process, crates/server/tests/cluster.rs; real processes, one killed with
+# SIGKILL, crates/cli/tests/cluster.rs), which are #[ignore]d in the pass
+# above (they need PostgreSQL) and fail here without it. About 4 minutes on 2
+# cores (the build is the one above).
+./scripts/postgres.sh bash -c 'cargo test --release -p plateau-server -- --include-ignored &&
+  cargo test --release -p plateau --test cluster -- --include-ignored'
 # Debug mode (the test profile, opt-level 1, with debug assertions and
 # overflow checks): the core, the conformance kit, the four games and the AI.
 # About 4 minutes on 2 cores from a clean debug build, 75 s of it tests.

@@ -55,6 +55,9 @@ pub struct ServeArgs {
     /// Clients reach the server over TLS (directly or through the proxy): the session cookie is marked Secure.
     #[arg(long)]
     pub secure_cookies: bool,
+    /// Several instances on one PostgreSQL database: seconds a game's lease lasts unless its owner renews it; a dead instance's games are taken over this long after its last renewal (docs/deploy.md).
+    #[arg(long, value_name = "SECS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub lease: u64,
 }
 
 /// `plateau loadtest`.
@@ -134,6 +137,7 @@ pub fn serve(args: ServeArgs) -> Result<()> {
     };
     config.limits.behind_proxy = args.behind_proxy;
     config.limits.secure_cookies = args.secure_cookies;
+    config.limits.lease = std::time::Duration::from_secs(args.lease);
     config.durability = match args.sync {
         SyncArg::Full => plateau_server::Durability::Full,
         SyncArg::Normal => plateau_server::Durability::Normal,

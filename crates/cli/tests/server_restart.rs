@@ -3,119 +3,25 @@
 //! acknowledged is still there, and every game goes on, computer seats
 //! included.
 
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+mod common;
+
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::*;
 use plateau_client::{self as client, Incoming};
-use serde_json::{Value, json};
+use serde_json::json;
 
-const WAIT: Duration = Duration::from_secs(20);
-
-fn start_server(db: &Path) -> (Child, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_plateau"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--ai-threads", "1", "--db"])
-        .arg(format!("sqlite://{}", db.display()))
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start plateau serve");
-    let out = child.stdout.take().unwrap();
-    let mut lines = BufReader::new(out).lines();
-    let addr = loop {
-        let line = lines.next().expect("the server printed its address").unwrap();
-        if let Some(rest) = line.split("listening on http://").nth(1) {
-            break rest.trim().parse().unwrap();
-        }
-    };
-    // Keep reading (and dropping) what it prints, so it never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    (child, addr)
-}
-
-async fn post(addr: SocketAddr, path: &str, body: Value) -> Value {
-    let r = client::post(addr, path, None, &body).await.unwrap();
-    assert!(r.status == 200 || r.status == 201, "{path}: {} {}", r.status, r.body);
-    r.json()
-}
-
-async fn state(addr: SocketAddr, id: &str) -> Value {
-    let r = client::get(addr, &format!("/api/games/{id}"), None).await.unwrap();
-    assert_eq!(r.status, 200, "{}", r.body);
-    r.json()
-}
-
-/// A seat that plays random legal moves as fast as the server takes them,
-/// and writes down every move the server acknowledged.
-async fn player(addr: SocketAddr, id: String, token: String, acked: Arc<Mutex<Vec<(u64, String)>>>, seed: u64) {
-    let Ok(mut ws) = client::connect(addr, &id).await else { return };
-    if client::send(&mut ws, &json!({ "type": "hello", "token": token })).await.is_err() {
-        return;
-    }
-    let mut rng = seed | 1;
-    let mut me = None;
-    let mut pending: Option<(u64, String)> = None;
-    loop {
-        let v = match client::recv(&mut ws, WAIT).await {
-            Incoming::Frame(_, v) => v,
-            _ => return,
-        };
-        let s = match v["type"].as_str() {
-            Some("welcome") => {
-                me = v["you"].as_u64();
-                &v["state"]
-            }
-            Some("update") => {
-                for e in v["events"].as_array().unwrap() {
-                    if e["kind"] == "move"
-                        && e["seat"].as_u64() == me
-                        && let Some((ver, _)) = &pending
-                        && e["version"].as_u64() == Some(*ver)
-                    {
-                        acked.lock().unwrap().push((*ver, e["move"].as_str().unwrap().to_string()));
-                        pending = None;
-                    }
-                }
-                &v
-            }
-            Some("error") => match v.get("state") {
-                Some(s) => s,
-                None => continue,
-            },
-            _ => continue,
-        };
-        if s["status"] != "live" {
-            if s["status"] == "finished" {
-                return;
-            }
-            continue;
-        }
-        if let Some(moves) = s["legal_moves"].as_array() {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let mv = moves[(rng % moves.len() as u64) as usize].as_str().unwrap().to_string();
-            let version = s["version"].as_u64().unwrap();
-            pending = Some((version + 1, mv.clone()));
-            if client::send(&mut ws, &json!({ "type": "move", "move": mv, "version": version })).await.is_err() {
-                return;
-            }
-        }
-    }
-}
-
-/// Every move acknowledged to a player is in the game's history, in place.
-fn check_prefix(what: &str, history: &[Value], acked: &[(u64, String)], movers_version: &[(u64, String)]) {
-    let _ = movers_version;
-    for (version, mv) in acked {
-        // Versions count events: one join, then one event per move.
-        let ply = (*version - 2) as usize;
-        assert!(ply < history.len(), "{what}: acknowledged move {mv} (version {version}) lost; history {history:?}");
-        assert_eq!(history[ply], mv.as_str(), "{what}: move at ply {ply}");
+/// One seat on the one server, stopping when its socket ends.
+fn one_server(addr: std::net::SocketAddr, id: &str, token: &str, seed: u64) -> Seat {
+    Seat {
+        servers: vec![addr],
+        first: 0,
+        id: id.to_string(),
+        token: Some(token.to_string()),
+        seed,
+        reconnect_for: Duration::ZERO,
     }
 }
 
@@ -125,7 +31,8 @@ async fn a_killed_server_loses_no_acknowledged_move() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("data").join("plateau.sqlite");
-    let (mut server, addr) = start_server(&db);
+    let db = format!("sqlite://{}", db.display());
+    let (mut server, addr) = start_server(&db, &[]);
 
     // Long games: nobody wins soon.
     let options = json!({ "marbles-to-win": 14, "max-plies": 100000 });
@@ -149,12 +56,14 @@ async fn a_killed_server_loses_no_acknowledged_move() {
     let g3 = post(addr, "/api/games", json!({ "game": "abalone", "options": options, "seats": [seat, seat] })).await;
     let id3 = g3["id"].as_str().unwrap().to_string();
 
-    let acked1 = Arc::new(Mutex::new(Vec::new()));
-    let acked2 = Arc::new(Mutex::new(Vec::new()));
+    let acked1: Acked = Arc::new(Mutex::new(Vec::new()));
+    let acked2: Acked = Arc::new(Mutex::new(Vec::new()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let acked1b: Acked = Arc::new(Mutex::new(Vec::new()));
     let players = vec![
-        tokio::spawn(player(addr, id1.clone(), a_token.clone(), acked1.clone(), 1)),
-        tokio::spawn(player(addr, id1.clone(), b_token.clone(), acked1.clone(), 2)),
-        tokio::spawn(player(addr, id2.clone(), c_token.clone(), acked2.clone(), 3)),
+        tokio::spawn(player(one_server(addr, &id1, &a_token, 1), acked1.clone(), stop.clone())),
+        tokio::spawn(player(one_server(addr, &id1, &b_token, 2), acked1b.clone(), stop.clone())),
+        tokio::spawn(player(one_server(addr, &id2, &c_token, 3), acked2.clone(), stop.clone())),
     ];
     // A spectator of the computers' game notes every move broadcast.
     let seen3 = Arc::new(Mutex::new(Vec::<String>::new()));
@@ -183,7 +92,9 @@ async fn a_killed_server_loses_no_acknowledged_move() {
 
     // Play until every game has moved a good deal, then kill the server mid-move.
     let t = Instant::now();
-    while (acked1.lock().unwrap().len() < 60 || acked2.lock().unwrap().len() < 20 || seen3.lock().unwrap().len() < 60)
+    while (acked1.lock().unwrap().len() + acked1b.lock().unwrap().len() < 60
+        || acked2.lock().unwrap().len() < 20
+        || seen3.lock().unwrap().len() < 60)
         && t.elapsed() < Duration::from_secs(60)
     {
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -194,7 +105,8 @@ async fn a_killed_server_loses_no_acknowledged_move() {
         let _ = p.await;
     }
     let _ = watcher.await;
-    let acked1 = acked1.lock().unwrap().clone();
+    let mut acked1 = acked1.lock().unwrap().clone();
+    acked1.extend(acked1b.lock().unwrap().iter().cloned());
     let acked2 = acked2.lock().unwrap().clone();
     let seen3 = seen3.lock().unwrap().clone();
     assert!(acked1.len() >= 60 && acked2.len() >= 20 && seen3.len() >= 60, "the games did not get going");
@@ -206,19 +118,16 @@ async fn a_killed_server_loses_no_acknowledged_move() {
     );
 
     // Start again on the same database.
-    let (mut server, addr) = start_server(&db);
+    let (mut server, addr) = start_server(&db, &[]);
     let s1 = state(addr, &id1).await;
     let h1 = s1["history"].as_array().unwrap();
-    check_prefix("people", h1, &acked1, &[]);
+    // Versions count events: one join, then one event per move.
+    check_acked("people", h1, &acked1, |v| (v - 2) as usize);
     assert_eq!(s1["status"], "live");
     let s2 = state(addr, &id2).await;
     let h2 = s2["history"].as_array().unwrap();
     // In the game against the computer, the person's moves are at even plies.
-    for (version, mv) in &acked2 {
-        let ply = (*version - 1) as usize;
-        assert!(ply < h2.len(), "person v computer: acknowledged move {mv} lost");
-        assert_eq!(h2[ply], mv.as_str());
-    }
+    check_acked("person v computer", h2, &acked2, |v| (v - 1) as usize);
     let s3 = state(addr, &id3).await;
     let h3 = s3["history"].as_array().unwrap().clone();
     eprintln!("kept: {} / {} / {} moves", h1.len(), h2.len(), h3.len());
@@ -229,11 +138,10 @@ async fn a_killed_server_loses_no_acknowledged_move() {
 
     // Every game goes on. The people reconnect with their tokens.
     let before1 = h1.len();
-    let more1 = Arc::new(Mutex::new(Vec::new()));
-    let pa = tokio::spawn(player(addr, id1.clone(), a_token, more1.clone(), 5));
-    let pb = tokio::spawn(player(addr, id1.clone(), b_token, more1.clone(), 6));
-    let more2 = Arc::new(Mutex::new(Vec::new()));
-    let pc = tokio::spawn(player(addr, id2.clone(), c_token, more2.clone(), 7));
+    let (more1, more1b, more2): (Acked, Acked, Acked) = Default::default();
+    let pa = tokio::spawn(player(one_server(addr, &id1, &a_token, 5), more1, stop.clone()));
+    let pb = tokio::spawn(player(one_server(addr, &id1, &b_token, 6), more1b, stop.clone()));
+    let pc = tokio::spawn(player(one_server(addr, &id2, &c_token, 7), more2, stop.clone()));
     let t = Instant::now();
     loop {
         let n1 = state(addr, &id1).await["history"].as_array().unwrap().len();

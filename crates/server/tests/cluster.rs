@@ -228,12 +228,7 @@ async fn a_stale_owner_writes_nothing_that_is_kept() {
     assert_eq!(moves_of(&rec), vec![first.clone()], "the stale write is not kept");
     // Seat 0's socket on a is closed (a left the game): it reconnects, to a
     // again, which now follows b.
-    loop {
-        match clients[0].incoming(WAIT).await {
-            plateau_client::Incoming::Frame(..) => continue,
-            _ => break,
-        }
-    }
+    while let plateau_client::Incoming::Frame(..) = clients[0].incoming(WAIT).await {}
     let (p0, _) = Client::open(a.addr, &id, t0.as_deref(), Some(clients[0].version)).await;
     clients[0] = p0;
     // Played again, through b: accepted, and seen on a.

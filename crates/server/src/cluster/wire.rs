@@ -79,10 +79,10 @@ pub(crate) fn payloads(events: &[(&str, &EventRow)], chats: &[(&str, &ChatRow)])
     let mut cur = Notice::default();
     let mut size = 0;
     let mut flush = |cur: &mut Notice, size: &mut usize| {
-        if !cur.e.is_empty() || !cur.c.is_empty() {
-            if let Ok(s) = serde_json::to_string(&std::mem::take(cur)) {
-                out.push(s);
-            }
+        if (!cur.e.is_empty() || !cur.c.is_empty())
+            && let Ok(s) = serde_json::to_string(&std::mem::take(cur))
+        {
+            out.push(s);
         }
         *size = 0;
     };

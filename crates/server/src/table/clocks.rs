@@ -98,7 +98,8 @@ impl Table {
 
     /// When the running clock falls (a second after a failed try).
     pub(super) fn flag_instant(&self) -> Option<tokio::time::Instant> {
-        if self.row.status != Status::Live {
+        // The owner's clock falls, not a replica's.
+        if self.row.status != Status::Live || self.role == Role::Replica {
             return None;
         }
         let deadline = self.clocks.as_ref()?.deadline()?;

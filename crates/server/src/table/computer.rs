@@ -5,7 +5,8 @@ use super::*;
 
 impl Table {
     pub(super) fn maybe_start_ai(&mut self) {
-        if self.ai.is_some() || self.row.status != Status::Live {
+        // A replica's computer seats play on their owner's instance.
+        if self.ai.is_some() || self.row.status != Status::Live || self.role == Role::Replica {
             return;
         }
         let Turn::Seat(s) = self.m.to_move() else { return };

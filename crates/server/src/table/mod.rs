@@ -361,6 +361,9 @@ impl Table {
                 return;
             }
             if self.lost {
+                if let (Role::Owner(epoch), Some(c)) = (self.role, &self.ctx.cluster) {
+                    c.forget(&self.row.id, epoch);
+                }
                 self.ctx.evict(&self.row.id, generation, &mut rx);
                 tracing::info!("game {}: taken over by another instance, left here", self.row.id);
                 return;
@@ -394,6 +397,9 @@ impl Table {
             return None;
         }
         Some(match self.row.status {
+            // A replica nobody watches here is soon dropped: it is read
+            // again from the database when wanted.
+            _ if self.role == Role::Replica => self.ctx.limits.idle_finished,
             Status::Finished | Status::Aborted => self.ctx.limits.idle_finished,
             Status::Open | Status::Live => self.ctx.limits.idle_live,
         })
@@ -558,6 +564,10 @@ impl Table {
     /// instances share the database. A write refused for a stale lease ends
     /// the task (the game has a new owner).
     async fn write(&mut self, mut ops: Vec<WriteOp>) -> Result<(), ApiError> {
+        if self.role == Role::Replica {
+            // Only the owner writes a game.
+            return Err(replica::moved());
+        }
         if let (Role::Owner(epoch), Some(c)) = (self.role, &self.ctx.cluster) {
             ops.insert(0, WriteOp::Fence { game_id: self.row.id.clone(), owner: c.id.clone(), epoch });
         }

@@ -138,7 +138,8 @@ async fn counter_table(tag: &str) -> (Table, std::path::PathBuf) {
     let store =
         crate::store::open(&format!("sqlite://{}", dir.join("t.sqlite").display()), Durability::Normal).await.unwrap();
     let registry = plateau_core::Registry::new().with(plateau_core::entry::<CounterGame>());
-    let ctx = Arc::new(TableCtx::new(registry, Writer::spawn(store.clone()), AiPool::new(1), Limits::default(), store));
+    let ctx =
+        Arc::new(TableCtx::new(registry, Writer::spawn(store.clone()), AiPool::new(1), Limits::default(), store, None));
     let m = ctx.registry.new_match("counter", &Setup::default()).unwrap();
     let seat = |s: usize| SeatRow {
         seat: s,
