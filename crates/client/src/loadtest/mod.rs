@@ -330,11 +330,11 @@ impl std::fmt::Display for LoadReport {
         if self.reconnects > 0 || self.failed_connects > 0 || self.outages > 0 || self.retry_refusals > 0 {
             let moved = match self.recovery {
                 Some(d) => format!("longest until the games moved again {}", secs(d)),
-                None => "the games never moved again".into(),
+                None => "not over when the run ended".into(),
             };
             writeln!(
                 f,
-                "failover:  {} reconnects ({} failed attempts); {} outages, {moved}; {} clients whose game did not",
+                "failover:  {} reconnects ({} failed attempts); {} outages, {moved}; {} clients whose game had not moved again at the end",
                 self.reconnects, self.failed_connects, self.outages, self.unrecovered
             )?;
             writeln!(

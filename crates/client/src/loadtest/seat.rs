@@ -496,7 +496,9 @@ impl Seat {
             let mut result: Option<LiteResult> = None;
             let mut counted_finish = false;
             let mut asked_on: Option<u64> = None;
-            let mut resigned = false;
+            // The socket the game was resigned on (again on a new socket:
+            // a resignation sent to a server that died may be lost).
+            let mut resigned_on: Option<u64> = None;
             let mut last_frame = Instant::now();
             loop {
                 let wait = self.wait(last_frame);
@@ -649,8 +651,8 @@ impl Seat {
                 }
                 let status = self.status.clone();
                 if self.stopping() {
-                    if status == "live" && !resigned {
-                        resigned = true;
+                    if status == "live" && resigned_on != Some(self.sockets) {
+                        resigned_on = Some(self.sockets);
                         let _ = client::send(&mut ws, &json!({ "type": "resign" })).await;
                         continue;
                     }
