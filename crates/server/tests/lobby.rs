@@ -907,12 +907,14 @@ async fn two_instances_on_postgres_share_one_lobby() {
     // Accepted once only: a second acceptor on A finds nothing.
     let r = Who::guest(&a, "127.30.0.3").post(&format!("/api/seeks/{seek}/accept"), json!({})).await;
     assert_eq!(r.status, 404, "{}", r.raw);
-    // Ann reads her seat on B too; both play.
+    // Ann reads her seat on B too; both play (on B, which made the game:
+    // another instance's copy of a game may lag its owner's by a moment,
+    // and the lobby is what this test is about).
     let r = via(&ann, &b).bearing(&token).get(&format!("/api/seeks/{seek}")).await;
     assert_eq!((&r.body["status"], &r.body["game"]), (&json!("matched"), &json!(game)), "{}", r.raw);
     both_play(
         &game,
-        (&ann.bearing(m["token"].as_str().unwrap()), m["seat"].as_u64().unwrap()),
+        (&via(&ann, &b).bearing(m["token"].as_str().unwrap()), m["seat"].as_u64().unwrap()),
         (&bob.bearing(&took.str("token")), took.body["seat"].as_u64().unwrap()),
     )
     .await;
@@ -1018,5 +1020,53 @@ async fn two_instances_on_postgres_share_one_lobby() {
         assert_eq!(news["game"], json!(game), "{news}");
         assert!(news["token"].is_string(), "{news}");
     }
+    drop(b);
+}
+
+/// A listener that loses its connection has missed what was notified
+/// meanwhile: it reads the tables again once it listens again. B's lobby
+/// listener is cut (its backend terminated) and a seek is posted on A at
+/// once; B lists it, and hears of the next change as before.
+///
+/// PostgreSQL only, as [`two_instances_on_postgres_share_one_lobby`].
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: run by the PostgreSQL pass of scripts/test.sh"]
+async fn a_lobby_listener_that_reconnects_catches_up() {
+    common::postgres().expect("PLATEAU_TEST_POSTGRES must name a PostgreSQL server (scripts/postgres.sh sets it)");
+    use sqlx::Connection;
+    let a = start().await;
+    let b = common::start_in(a.dir.clone(), plateau_server::Limits::default()).await;
+    let mut admin = sqlx::PgConnection::connect(&common::db_url(&a.dir)).await.expect("connect");
+    let cut = async |admin: &mut sqlx::PgConnection| -> i64 {
+        sqlx::query_scalar(
+            "SELECT COUNT(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid() AND query ILIKE 'LISTEN%plateau_lobby%') t",
+        )
+        .fetch_one(admin)
+        .await
+        .expect("terminate the listeners")
+    };
+    // Both instances listen (each once its start is done).
+    let end = tokio::time::Instant::now() + common::WAIT;
+    loop {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() \
+             AND query ILIKE 'LISTEN%plateau_lobby%'",
+        )
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+        if n >= 2 {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < end, "{n} lobby listeners");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(cut(&mut admin).await >= 2);
+    let (first, _) = Who::guest(&a, "127.31.0.1").seek(json!({ "game": "abalone" })).await;
+    list_at_until(&b, |ids| ids == [first.clone()]).await;
+    // Listening again: the next change comes by its notification.
+    let (second, _) = Who::guest(&a, "127.31.0.2").seek(json!({ "game": "colorito" })).await;
+    list_at_until(&b, |ids| ids == [first.clone(), second.clone()]).await;
     drop(b);
 }
