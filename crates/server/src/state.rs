@@ -383,6 +383,8 @@ impl Shared {
         if let Some(tx) = self.ctx.lookup(id)
             && tx.send(Cmd::Remote(Remote::Promote { epoch })).await.is_ok()
         {
+            // What it asked the gone owner comes back, to be done here.
+            c.taken(id);
             return Ok(true);
         }
         match self.restored(id).await {

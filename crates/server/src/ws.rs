@@ -139,8 +139,18 @@ async fn session(
     let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(limits.outbound_queue);
     let (rtx, rrx) = tokio::sync::oneshot::channel();
     let subscribed = match table.send(Cmd::Subscribe { token, account, since, gestures, tx, reply: rtx }).await {
-        Ok(()) => rrx.await.unwrap_or_else(|_| Err(ApiError::internal("the game is reloading: connect again"))),
-        Err(_) => Err(ApiError::internal("the game is reloading: connect again")),
+        Ok(()) => rrx.await.unwrap_or_else(|_| {
+            Err(ApiError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                "try_again",
+                "the game is reloading: connect again",
+            ))
+        }),
+        Err(_) => Err(ApiError::new(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            "try_again",
+            "the game is reloading: connect again",
+        )),
     };
     let sub = match subscribed {
         Ok(s) => s,

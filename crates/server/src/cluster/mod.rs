@@ -55,8 +55,8 @@ pub(crate) struct Cluster {
     pub lease: Duration,
     /// The games this instance owns: id → (epoch, when taken).
     held: Mutex<HashMap<String, (i64, Instant)>>,
-    /// Forwarded requests waiting for their answer.
-    waiting: Mutex<HashMap<u64, oneshot::Sender<Answer>>>,
+    /// Forwarded requests waiting for their answer, with their game.
+    waiting: Mutex<HashMap<u64, (String, oneshot::Sender<Answer>)>>,
     next: AtomicU64,
     /// Set when the listener's connection was lost: replicas read what they
     /// missed once the database answers again.
@@ -232,7 +232,7 @@ impl Cluster {
         let r = self.next.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         if let Ok(mut w) = self.waiting.lock() {
-            w.insert(r, tx);
+            w.insert(r, (game.to_string(), tx));
         }
         let msg = Direct::Req { r, from: self.id.clone(), g: game.to_string(), c };
         let sent = self.send(owner, &msg).await;
@@ -257,8 +257,21 @@ impl Cluster {
 
     /// The answer to a request, from its owner.
     pub(crate) fn answered(&self, r: u64, answer: Answer) {
-        if let Some(tx) = self.waiting.lock().ok().and_then(|mut w| w.remove(&r)) {
+        if let Some((_, tx)) = self.waiting.lock().ok().and_then(|mut w| w.remove(&r)) {
             let _ = tx.send(answer);
+        }
+    }
+
+    /// This instance has taken game `id` over: the requests it forwarded
+    /// for it to the gone owner are answered `moved` at once (and done here
+    /// by the new owner), instead of waiting for their time-out.
+    pub(crate) fn taken(&self, id: &str) {
+        let Ok(mut w) = self.waiting.lock() else { return };
+        let mine: Vec<u64> = w.iter().filter(|(_, (g, _))| g == id).map(|(r, _)| *r).collect();
+        for r in mine {
+            if let Some((_, tx)) = w.remove(&r) {
+                let _ = tx.send(Answer::of_error(&crate::table::moved()));
+            }
         }
     }
 

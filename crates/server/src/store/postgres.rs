@@ -12,7 +12,9 @@
 //! Every write (the group commit's transaction, accounts, sessions, tokens,
 //! claims) is made under one lock, as SQLite's single writing connection
 //! does: a check-then-write (the cap on tokens, a claim) sees every write
-//! before it. A group commit is one transaction: `BEGIN`, its statements,
+//! before it. Against the other instances sharing the database, those two
+//! also take an advisory lock of the account in their transaction; a game's
+//! events are fenced by its lease (`crate::cluster`). A group commit is one transaction: `BEGIN`, its statements,
 //! `COMMIT`, rolled back whole if one fails. Commits are durable when they
 //! return (`synchronous_commit` on) with [`Durability::Full`]; with
 //! [`Durability::Normal`] `synchronous_commit` is off: a commit survives the
@@ -60,16 +62,18 @@ impl PgStore {
             let mut q: QueryBuilder<Postgres> = QueryBuilder::new("");
             match op {
                 WriteOp::Fence { game_id, owner, epoch } => {
-                    // Locks the lease's row until the commit: a taking over
-                    // waits for this transaction, then loads what it wrote.
-                    let done =
-                        sqlx::query("UPDATE leases SET epoch = epoch WHERE game_id = $1 AND owner = $2 AND epoch = $3")
+                    // Locks the lease's row (shared) until the commit: a
+                    // taking over waits for this transaction, then loads what
+                    // it wrote; one that committed first is seen here, and
+                    // this transaction is refused. No new row version.
+                    let held =
+                        sqlx::query("SELECT 1 FROM leases WHERE game_id = $1 AND owner = $2 AND epoch = $3 FOR SHARE")
                             .bind(game_id)
                             .bind(owner)
                             .bind(epoch)
-                            .execute(&mut *tx)
+                            .fetch_optional(&mut *tx)
                             .await?;
-                    if done.rows_affected() != 1 {
+                    if held.is_none() {
                         return Err(StoreError::fenced());
                     }
                     continue;
@@ -248,6 +252,13 @@ impl PgStore {
         out.reverse();
         Ok(out)
     }
+}
+
+/// Lock an account's rows against the other instances' writes until the
+/// transaction ends (a check-then-write on the account: a cap, a claim).
+async fn lock_account(tx: &mut sqlx::Transaction<'_, Postgres>, account_id: &str) -> Result<(), StoreError> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 11))").bind(account_id).execute(&mut **tx).await?;
+    Ok(())
 }
 
 /// The statements of a [`RatingChange`], in the commit's transaction.
@@ -454,6 +465,10 @@ impl Storage for PgStore {
     fn insert_token<'a>(&'a self, t: &'a TokenRow, max: usize) -> BoxFut<'a, Result<bool, StoreError>> {
         Box::pin(async move {
             let _w = self.writes.lock().await;
+            // Instances sharing the database: the count and the insert
+            // under the account's lock, so that the cap holds across them.
+            let mut tx = self.pool.begin().await?;
+            lock_account(&mut tx, &t.account_id).await?;
             let r = sqlx::query(
                 "INSERT INTO access_tokens (id, account_id, label, token_hash, created_at) \
                  SELECT $1, $2, $3, $4, $5 WHERE (SELECT COUNT(*) FROM access_tokens WHERE account_id = $2) < $6",
@@ -464,8 +479,9 @@ impl Storage for PgStore {
             .bind(&t.token_hash)
             .bind(t.created_at)
             .bind(max as i64)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+            tx.commit().await?;
             Ok(r.rows_affected() == 1)
         })
     }
@@ -682,6 +698,8 @@ impl PlayerStore for PgStore {
         Box::pin(async move {
             let _w = self.writes.lock().await;
             let mut tx = self.pool.begin().await?;
+            // One seat per game and account, across instances too.
+            lock_account(&mut tx, account_id).await?;
             let mut claimed = Vec::new();
             for (game_id, token_hash) in seats {
                 let r = sqlx::query(

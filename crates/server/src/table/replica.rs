@@ -234,19 +234,21 @@ impl Table {
             }
             Err(e) => e,
         };
-        if matches!(e.code, "moved" | "owner_unavailable") && self.role == Role::Replica {
-            self.leader = None;
-            if let Some(c) = self.ctx.cluster.clone() {
-                match c.acquire(&self.row.id).await {
-                    Ok(Some(epoch)) => {
-                        self.promote(epoch).await;
-                        if matches!(self.role, Role::Owner(_)) {
-                            return self.serve(asked, to).await;
-                        }
+        if matches!(e.code, "moved" | "owner_unavailable") {
+            if self.role == Role::Replica {
+                self.leader = None;
+                if let Some(c) = self.ctx.cluster.clone() {
+                    match c.acquire(&self.row.id).await {
+                        Ok(Some(epoch)) => self.promote(epoch).await,
+                        Ok(None) => self.leader = c.owner(&self.row.id).await.ok().flatten(),
+                        Err(err) => tracing::warn!("game {}: {err}", self.row.id),
                     }
-                    Ok(None) => self.leader = c.owner(&self.row.id).await.ok().flatten(),
-                    Err(err) => tracing::warn!("game {}: {err}", self.row.id),
                 }
+            }
+            // The owner has gone and this instance took the game over (now
+            // or before the answer came): done here.
+            if matches!(self.role, Role::Owner(_)) && !self.lost {
+                return self.serve(asked, to).await;
             }
         }
         self.deliver(to, Err(e));
