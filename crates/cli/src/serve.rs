@@ -55,7 +55,7 @@ pub struct ServeArgs {
     /// Clients reach the server over TLS (directly or through the proxy): the session cookie is marked Secure.
     #[arg(long)]
     pub secure_cookies: bool,
-    /// Several instances on one PostgreSQL database: seconds a game's lease lasts unless its owner renews it; a dead instance's games are taken over this long after its last renewal (docs/deploy.md).
+    /// Several instances on one PostgreSQL database: seconds an instance's heartbeat (which holds its games' leases) lasts unless renewed; a dead instance's games are taken over this long after its last heartbeat (docs/deploy.md).
     #[arg(long, value_name = "SECS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=300))]
     pub lease: u64,
 }

@@ -75,9 +75,10 @@ pub struct Limits {
     /// Messages the players' room of one game may hold in all (they are
     /// stored with the game).
     pub chat_per_game: u64,
-    /// Instances sharing a PostgreSQL database: how long a game's lease lasts
-    /// unless its owner renews it (every third of it). A dead instance's
-    /// games are taken over by the others this long after its last renewal.
+    /// Instances sharing a PostgreSQL database: how long an instance's
+    /// heartbeat lasts unless renewed (every third of it); its games' leases
+    /// hold while it does. A dead instance's games are taken over by the
+    /// others this long after its last heartbeat.
     pub lease: Duration,
 }
 

@@ -372,15 +372,12 @@ pub enum WriteOp {
         epoch: i64,
     },
     /// The lease of a game just created, held by its creating instance
-    /// (epoch 1) for `lease_ms` from the commit. Never written by one
-    /// instance alone (SQLite).
+    /// (epoch 1). Never written by one instance alone (SQLite).
     NewLease {
         /// The game.
         game_id: String,
         /// The instance.
         owner: String,
-        /// The lease's length, in ms.
-        lease_ms: i64,
     },
     /// A change of status (and the summary columns).
     UpdateGame {

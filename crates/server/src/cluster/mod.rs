@@ -2,8 +2,10 @@
 //! `docs/deploy.md`).
 //!
 //! - **Ownership.** Each game in memory is owned by one instance: a row of
-//!   `leases` (owner, epoch, expiry by the database's clock) that its owner
-//!   renews. Taking a game (free, expired, or let go) adds one to its epoch;
+//!   `leases` (owner, epoch), valid while the owner's heartbeat (a row of
+//!   `instances`, renewed every third of the lease, timed by the database's
+//!   clock) lasts. Taking a game (free, let go, or its owner gone) adds one
+//!   to its epoch;
 //!   every write of the owner carries a [`WriteOp::Fence`] on its (owner,
 //!   epoch), so that a paused or cut-off owner whose game was taken over
 //!   writes nothing that is kept.
@@ -14,8 +16,8 @@
 //!   forwards what its clients do to the owner (a notification on the
 //!   owner's own channel; the answer comes back on the replica's, after the
 //!   owner's commit).
-//! - **Failover.** When an owner dies its leases expire; every instance
-//!   looks for expired leases of unfinished games each second and takes
+//! - **Failover.** When an owner dies its heartbeat expires; every instance
+//!   looks for unfinished games of dead owners each second and takes
 //!   them (a replica in memory is rebuilt from the database and becomes the
 //!   owner). A stopping instance lets its games go first.
 //!
@@ -24,7 +26,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use sqlx::{PgPool, Postgres, Row};
 use tokio::sync::oneshot;
@@ -53,8 +55,8 @@ pub(crate) struct Cluster {
     pub pool: PgPool,
     /// How long a lease lasts without renewal.
     pub lease: Duration,
-    /// The games this instance owns: id → (epoch, when taken).
-    held: Mutex<HashMap<String, (i64, Instant)>>,
+    /// The games this instance owns: id → epoch.
+    held: Mutex<HashMap<String, i64>>,
     /// Forwarded requests waiting for their answer, with their game.
     waiting: Mutex<HashMap<u64, (String, oneshot::Sender<Answer>)>>,
     next: AtomicU64,
@@ -85,20 +87,34 @@ impl Cluster {
         format!("plateau_i_{id}")
     }
 
-    /// Take game `id` if nobody holds it (no lease, expired, or let go), or if
-    /// this instance already does: its new epoch. `None` if another
-    /// instance holds it, or the game does not exist.
+    /// Say this instance is alive for one more lease (every third of it):
+    /// one row, however many games it holds (no write ever waits for it).
+    pub(crate) async fn heartbeat(&self) -> Result<(), StoreError> {
+        sqlx::query(&format!(
+            "INSERT INTO instances (id, expires_at) VALUES ($1, {NOW_MS} + $2) \
+             ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at"
+        ))
+        .bind(&self.id)
+        .bind(self.lease_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Take game `id` if nobody holds it (no lease, let go, or its owner's
+    /// heartbeat has expired), or if this instance already does: its new
+    /// epoch. `None` if another live instance holds it, or the game does
+    /// not exist.
     pub(crate) async fn acquire(&self, id: &str) -> Result<Option<i64>, StoreError> {
         let row = sqlx::query(&format!(
-            "INSERT INTO leases (game_id, owner, epoch, expires_at) \
-             SELECT $1, $2, 1, {NOW_MS} + $3 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1) \
-             ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = leases.epoch + 1, \
-             expires_at = EXCLUDED.expires_at \
-             WHERE leases.expires_at < {NOW_MS} OR leases.owner = EXCLUDED.owner RETURNING epoch"
+            "INSERT INTO leases (game_id, owner, epoch, state) \
+             SELECT $1, $2, 1, 'held' WHERE EXISTS (SELECT 1 FROM games WHERE id = $1) \
+             ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = leases.epoch + 1, state = 'held' \
+             WHERE leases.state <> 'held' OR leases.owner = EXCLUDED.owner OR NOT EXISTS \
+             (SELECT 1 FROM instances i WHERE i.id = leases.owner AND i.expires_at >= {NOW_MS}) RETURNING epoch"
         ))
         .bind(id)
         .bind(&self.id)
-        .bind(self.lease_ms())
         .fetch_optional(&self.pool)
         .await?;
         let epoch = row.map(|r| r.try_get::<i64, _>("epoch")).transpose()?;
@@ -108,19 +124,22 @@ impl Cluster {
         Ok(epoch)
     }
 
-    /// The instance holding game `id`'s lease now, if any.
+    /// The live instance holding game `id` now, if any.
     pub(crate) async fn owner(&self, id: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query(&format!("SELECT owner FROM leases WHERE game_id = $1 AND expires_at >= {NOW_MS}"))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT l.owner FROM leases l JOIN instances i ON i.id = l.owner \
+             WHERE l.game_id = $1 AND l.state = 'held' AND i.expires_at >= {NOW_MS}"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
         Ok(row.map(|r| r.try_get::<String, _>("owner")).transpose()?)
     }
 
     /// Note a lease held (a game created here holds epoch 1).
     pub(crate) fn hold(&self, id: &str, epoch: i64) {
         if let Ok(mut h) = self.held.lock() {
-            h.insert(id.to_string(), (epoch, Instant::now()));
+            h.insert(id.to_string(), epoch);
         }
     }
 
@@ -129,89 +148,74 @@ impl Cluster {
         self.held.lock().map(|h| h.len()).unwrap_or(0)
     }
 
-    /// Let game `id` go (its task left memory): any instance may take it at
-    /// once. Nothing if the lease has moved on.
+    /// Let game `id` go (its task left memory): any instance may take it
+    /// when asked for it. Nothing if the lease has moved on.
     pub(crate) async fn release(&self, id: &str, epoch: i64) {
         self.forget(id, epoch);
-        let r = sqlx::query("UPDATE leases SET expires_at = 0 WHERE game_id = $1 AND owner = $2 AND epoch = $3")
+        let r = sqlx::query("UPDATE leases SET state = 'parked' WHERE game_id = $1 AND owner = $2 AND epoch = $3")
             .bind(id)
             .bind(&self.id)
             .bind(epoch)
             .execute(&self.pool)
             .await;
         if let Err(e) = r {
-            tracing::warn!("game {id}: its lease could not be let go (it expires): {e}");
+            tracing::warn!("game {id}: its lease could not be let go (it goes with this instance's heartbeat): {e}");
         }
     }
 
-    /// Forget a lease lost (taken over).
+    /// Forget a lease lost (taken over) or let go.
     pub(crate) fn forget(&self, id: &str, epoch: i64) {
         if let Ok(mut h) = self.held.lock()
-            && h.get(id).is_some_and(|(e, _)| *e == epoch)
+            && h.get(id).is_some_and(|e| *e == epoch)
         {
             h.remove(id);
         }
     }
 
-    /// Hand every game over (the instance stops): their leases expire now,
-    /// and the other instances take the unfinished ones within a second.
+    /// Hand every game over (the instance stops): the other instances take
+    /// the unfinished ones within a second. The heartbeat goes too.
     pub(crate) async fn release_all(&self) -> Result<u64, StoreError> {
-        let done = sqlx::query("UPDATE leases SET expires_at = 1 WHERE owner = $1 AND expires_at > 1")
+        let done = sqlx::query("UPDATE leases SET state = 'handed' WHERE owner = $1 AND state = 'held'")
             .bind(&self.id)
             .execute(&self.pool)
             .await?;
+        sqlx::query("DELETE FROM instances WHERE id = $1").bind(&self.id).execute(&self.pool).await?;
         if let Ok(mut h) = self.held.lock() {
             h.clear();
         }
         Ok(done.rows_affected())
     }
 
-    /// Renew every lease this instance holds; the games whose lease it has
-    /// lost (with the epoch it had), to be stopped here.
-    pub(crate) async fn renew(&self) -> Result<Vec<(String, i64)>, StoreError> {
-        let started = Instant::now();
-        let rows = sqlx::query(&format!(
-            "UPDATE leases SET expires_at = {NOW_MS} + $2 WHERE owner = $1 AND expires_at > 1 RETURNING game_id, epoch"
-        ))
-        .bind(&self.id)
-        .bind(self.lease_ms())
-        .fetch_all(&self.pool)
-        .await?;
-        let mut kept: HashMap<String, i64> = HashMap::with_capacity(rows.len());
-        for r in &rows {
-            kept.insert(r.try_get("game_id")?, r.try_get("epoch")?);
-        }
-        let Ok(mut h) = self.held.lock() else { return Ok(Vec::new()) };
-        let lost: Vec<(String, i64)> = h
-            .iter()
-            .filter(|(id, (e, since))| *since < started && kept.get(*id) != Some(e))
-            .map(|(id, (e, _))| (id.clone(), *e))
-            .collect();
-        for (id, _) in &lost {
-            h.remove(id);
-        }
-        Ok(lost)
-    }
-
-    /// Unfinished games whose owner has gone (lease expired, not let go), or
-    /// that never had a lease and need a driver (`and_unleased`: a live game
-    /// with a clock or a computer seat, at start).
+    /// Unfinished games whose owner has gone (its heartbeat expired, or it
+    /// handed them over), and, with `and_unleased` (at start), the live games
+    /// with a clock or a computer seat that nobody holds.
     pub(crate) async fn orphans(&self, and_unleased: bool, limit: i64) -> Result<Vec<String>, StoreError> {
         let unleased = if and_unleased {
-            " OR (l.game_id IS NULL AND g.status = 'live' AND (g.clock IS NOT NULL OR EXISTS \
-             (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.kind = 'computer')))"
+            " OR ((l.game_id IS NULL OR l.state = 'parked') AND g.status = 'live' AND (g.clock IS NOT NULL \
+             OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.kind = 'computer')))"
         } else {
             ""
         };
         let rows = sqlx::query(&format!(
             "SELECT g.id FROM games g LEFT JOIN leases l ON l.game_id = g.id \
-             WHERE (l.expires_at > 0 AND l.expires_at < {NOW_MS} AND g.status IN ('open', 'live')){unleased} \
-             LIMIT $1"
+             WHERE (g.status IN ('open', 'live') AND (l.state = 'handed' OR (l.state = 'held' AND l.owner NOT IN \
+             (SELECT id FROM instances WHERE expires_at >= {NOW_MS})))){unleased} LIMIT $1"
         ))
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(|r| Ok(r.try_get::<String, _>("id")?)).collect()
+    }
+
+    /// Forget the heartbeats of instances gone for a day that hold nothing.
+    pub(crate) async fn tidy(&self) -> Result<(), StoreError> {
+        sqlx::query(&format!(
+            "DELETE FROM instances i WHERE i.expires_at < {NOW_MS} - 86400000 \
+             AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.owner = i.id AND l.state = 'held')"
+        ))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 
     /// The events of game `id` after `version`, in order.

@@ -25,6 +25,7 @@ const SWEEP: i64 = 200;
 /// after a game is loaded here goes unheard). Nothing without a cluster.
 pub(crate) async fn start(shared: &Arc<Shared>) -> Result<(), StoreError> {
     let Some(c) = shared.ctx.cluster.clone() else { return Ok(()) };
+    c.heartbeat().await?;
     let mut listener = PgListener::connect_with(&c.pool).await?;
     let mine = Cluster::channel_of(&c.id);
     listener.listen_all([EVENTS, mine.as_str()]).await?;
@@ -149,26 +150,22 @@ async fn ask<T>(tx: &mpsc::Sender<Cmd>, cmd: Cmd, rrx: oneshot::Receiver<Result<
     rrx.await.unwrap_or_else(|_| Err(moved()))
 }
 
-/// Renew the leases every third of their length; stop the games whose lease
-/// was lost. After the listener lost its connection, the replicas read what
-/// they missed once the database answers again.
+/// Beat the heart every third of the lease. After the listener lost its
+/// connection, the replicas read what they missed once the database answers
+/// again. (A lease lost while this instance was cut off shows when its next
+/// write is refused, or when the new owner's events come.)
 async fn renew(shared: Arc<Shared>, c: Arc<Cluster>) {
     let mut halted = shared.ctx.halted();
     let mut tick = tokio::time::interval(c.lease / 3);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut beats: u64 = 0;
     loop {
         tokio::select! {
             _ = tick.tick() => {}
             _ = halted.changed() => return,
         }
-        match c.renew().await {
-            Ok(lost) => {
-                for (id, epoch) in lost {
-                    tracing::warn!("game {id}: its lease (epoch {epoch}) was lost");
-                    if let Some(tx) = shared.ctx.lookup(&id) {
-                        dispatch(&tx, Cmd::Remote(Remote::Lost));
-                    }
-                }
+        match c.heartbeat().await {
+            Ok(()) => {
                 if c.missed.swap(false, Ordering::Relaxed) {
                     for id in shared.ctx.ids() {
                         if let Some(tx) = shared.ctx.lookup(&id) {
@@ -177,7 +174,13 @@ async fn renew(shared: Arc<Shared>, c: Arc<Cluster>) {
                     }
                 }
             }
-            Err(e) => tracing::warn!("renewing the leases: {e}"),
+            Err(e) => tracing::warn!("the heartbeat failed: {e}"),
+        }
+        beats += 1;
+        if beats % 1000 == 0
+            && let Err(e) = c.tidy().await
+        {
+            tracing::warn!("forgetting old heartbeats: {e}");
         }
     }
 }

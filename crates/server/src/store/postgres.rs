@@ -78,16 +78,12 @@ impl PgStore {
                     }
                     continue;
                 }
-                WriteOp::NewLease { game_id, owner, lease_ms } => {
-                    sqlx::query(&format!(
-                        "INSERT INTO leases (game_id, owner, epoch, expires_at) VALUES ($1, $2, 1, {} + $3)",
-                        crate::cluster::NOW_MS
-                    ))
-                    .bind(game_id)
-                    .bind(owner)
-                    .bind(lease_ms)
-                    .execute(&mut *tx)
-                    .await?;
+                WriteOp::NewLease { game_id, owner } => {
+                    sqlx::query("INSERT INTO leases (game_id, owner, epoch, state) VALUES ($1, $2, 1, 'held')")
+                        .bind(game_id)
+                        .bind(owner)
+                        .execute(&mut *tx)
+                        .await?;
                     continue;
                 }
                 WriteOp::InsertGame { game, seats } => {

@@ -147,11 +147,7 @@ impl TableCtx {
     /// sharing the database).
     pub(crate) fn new_lease(&self, id: &str) -> Option<crate::store::WriteOp> {
         let c = self.cluster.as_ref()?;
-        Some(crate::store::WriteOp::NewLease {
-            game_id: id.to_string(),
-            owner: c.id.clone(),
-            lease_ms: c.lease.as_millis() as i64,
-        })
+        Some(crate::store::WriteOp::NewLease { game_id: id.to_string(), owner: c.id.clone() })
     }
 
     /// Start the task of a game just created here (with its lease, epoch 1,

@@ -27,8 +27,6 @@ pub(crate) enum Remote {
     Presence { seat: Seat, online: bool },
     /// This instance has taken the game over, with this epoch.
     Promote { epoch: i64 },
-    /// This instance has lost the game's lease.
-    Lost,
     /// The owner's answer to a request forwarded for a client.
     Answered { answer: Result<Answer, ApiError>, to: Reply, asked: Forwarded },
 }
@@ -94,7 +92,6 @@ impl Table {
             Remote::Behind | Remote::Chat(_) => {}
             Remote::Presence { seat, online } => self.remote_presence(seat, online),
             Remote::Promote { epoch } => self.promote(epoch).await,
-            Remote::Lost => self.lost = true,
             Remote::Answered { answer, to, asked } => self.answered(answer, to, asked).await,
         }
     }
@@ -130,7 +127,7 @@ impl Table {
                             self.deliver_chat(room, m);
                         }
                     }
-                    Remote::Presence { .. } | Remote::Lost => {}
+                    Remote::Presence { .. } => {}
                     Remote::Promote { epoch } => self.promote(epoch).await,
                     Remote::Answered { answer, to, asked } => self.answered(answer, to, asked).await,
                 }
