@@ -177,7 +177,7 @@ async fn renew(shared: Arc<Shared>, c: Arc<Cluster>) {
             Err(e) => tracing::warn!("the heartbeat failed: {e}"),
         }
         beats += 1;
-        if beats % 1000 == 0
+        if beats.is_multiple_of(1000)
             && let Err(e) = c.tidy().await
         {
             tracing::warn!("forgetting old heartbeats: {e}");
