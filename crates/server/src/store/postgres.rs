@@ -56,28 +56,14 @@ impl PgStore {
         // Dropped without a commit (a statement failed), the transaction is
         // rolled back.
         let mut tx = self.pool.begin().await?;
+        fence(&mut tx, groups).await?;
         let mut events: Vec<(&str, &EventRow)> = Vec::new();
         let mut chats: Vec<(&str, &ChatRow)> = Vec::new();
         for op in groups.iter().flatten() {
             let mut q: QueryBuilder<Postgres> = QueryBuilder::new("");
             match op {
-                WriteOp::Fence { game_id, owner, epoch } => {
-                    // Locks the lease's row (shared) until the commit: a
-                    // taking over waits for this transaction, then loads what
-                    // it wrote; one that committed first is seen here, and
-                    // this transaction is refused. No new row version.
-                    let held =
-                        sqlx::query("SELECT 1 FROM leases WHERE game_id = $1 AND owner = $2 AND epoch = $3 FOR SHARE")
-                            .bind(game_id)
-                            .bind(owner)
-                            .bind(epoch)
-                            .fetch_optional(&mut *tx)
-                            .await?;
-                    if held.is_none() {
-                        return Err(StoreError::fenced());
-                    }
-                    continue;
-                }
+                // All checked at once, before the loop.
+                WriteOp::Fence { .. } => continue,
                 WriteOp::NewLease { game_id, owner } => {
                     sqlx::query("INSERT INTO leases (game_id, owner, epoch, state) VALUES ($1, $2, 1, 'held')")
                         .bind(game_id)
@@ -248,6 +234,44 @@ impl PgStore {
         out.reverse();
         Ok(out)
     }
+}
+
+/// Check, in one statement, that this instance still owns every game the
+/// groups write ([`WriteOp::Fence`]), and lock their leases' rows (shared)
+/// until the commit: a taking over waits for this transaction, then loads
+/// what it wrote; one that committed first is seen here, and the whole
+/// transaction is refused (the writer then commits each group alone, and
+/// only the stale one fails). A shared lock writes no new row version.
+async fn fence(tx: &mut sqlx::Transaction<'_, Postgres>, groups: &[Vec<WriteOp>]) -> Result<(), StoreError> {
+    let mut seen = std::collections::HashSet::new();
+    let mut games = Vec::new();
+    let mut owners = Vec::new();
+    let mut epochs = Vec::new();
+    for op in groups.iter().flatten() {
+        if let WriteOp::Fence { game_id, owner, epoch } = op
+            && seen.insert(game_id.as_str())
+        {
+            games.push(game_id.clone());
+            owners.push(owner.clone());
+            epochs.push(*epoch);
+        }
+    }
+    if games.is_empty() {
+        return Ok(());
+    }
+    let held: Vec<String> = sqlx::query_scalar(
+        "SELECT l.game_id FROM leases l JOIN UNNEST($1::TEXT[], $2::TEXT[], $3::BIGINT[]) AS f (game_id, owner, epoch) \
+         ON l.game_id = f.game_id AND l.owner = f.owner AND l.epoch = f.epoch FOR SHARE OF l",
+    )
+    .bind(&games)
+    .bind(&owners)
+    .bind(&epochs)
+    .fetch_all(&mut **tx)
+    .await?;
+    if held.len() != games.len() {
+        return Err(StoreError::fenced());
+    }
+    Ok(())
 }
 
 /// Lock an account's rows against the other instances' writes until the
