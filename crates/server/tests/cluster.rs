@@ -108,6 +108,31 @@ async fn a_game_is_one_game_on_three_instances() {
         assert_eq!(moves_of(&rec), played, "the record on {}", s.addr);
     }
     assert_eq!(lease_of(&db, &id).await.0, owner);
+    // Read-your-writes across instances: a move acknowledged by the owner
+    // (over HTTP on a) is in what c answers right after.
+    for _ in 0..5 {
+        let (seat, token) = if clients[0].legal.as_ref().is_some_and(|l| !l.is_empty()) {
+            (0, t0.clone().unwrap())
+        } else {
+            (1, t1.clone())
+        };
+        let mv = clients[seat].legal.clone().unwrap()[0].clone();
+        let v = clients[seat].version;
+        let (st, body) = post(
+            a.addr,
+            &format!("/api/games/{id}/action"),
+            Some(&token),
+            json!({ "type": "move", "move": mv, "version": v }),
+        )
+        .await;
+        assert_eq!(st, 200, "{body}");
+        let (_, rec) = get(c.addr, &format!("/api/games/{id}/record"), None).await;
+        played.push(mv);
+        assert_eq!(moves_of(&rec), played, "c answers with the move acknowledged on a");
+        for cl in clients.iter_mut() {
+            cl.until_version(v + 1).await;
+        }
+    }
     // A refused move from b's seat is refused with the owner's reason.
     let v = clients[1].version;
     clients[1].send(json!({ "type": "move", "move": "zz99", "version": v })).await;

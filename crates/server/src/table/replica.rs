@@ -181,6 +181,19 @@ impl Table {
                 let _ = reply.send(Err(moved()));
                 None
             }
+            // A read sees what was acknowledged before it, on any instance:
+            // this copy reads what the owner committed that it has not heard
+            // of yet (one query; nothing when none).
+            Cmd::Query { .. } => {
+                self.catch_up().await;
+                Some(cmd)
+            }
+            // A socket coming back with a version this copy has not reached
+            // (acknowledged by the owner, not yet heard of here).
+            Cmd::Subscribe { since: Some(v), .. } if v > self.version => {
+                self.catch_up().await;
+                Some(cmd)
+            }
             other => Some(other),
         }
     }
