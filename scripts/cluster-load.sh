@@ -48,6 +48,13 @@ PLATEAU_PG_DURABLE=1 exec ./scripts/postgres.sh bash -c '
     (sleep "$PLATEAU_CLUSTER_KILL"; echo "kill -9 of instance 1 (pid ${pids[0]}) at $(date +%T.%N)" >&2; kill -9 "${pids[0]}") &
   fi
   "$bin" loadtest "${servers[@]}" "$@"
+  # Processor time spent since start (the set-up included), per part.
+  cpu() { awk "{ printf \"%.1f\", (\$14 + \$15) / $(getconf CLK_TCK) }" "/proc/$1/stat" 2>/dev/null || echo "-"; }
+  pg=0
+  for p in $(pgrep -x postgres); do
+    pg=$(awk -v a="$pg" -v b="$(cpu "$p")" "BEGIN { print a + (b == \"-\" ? 0 : b) }")
+  done
+  echo "cpu seconds: instances $(for p in "${pids[@]}"; do printf "%s " "$(cpu "$p")"; done)| postgres (live backends) $pg" >&2
   echo "instance logs (warnings and errors):" >&2
   for i in $(seq 1 "$PLATEAU_CLUSTER_INSTANCES"); do tail -5 "$logs/$i.err" | sed "s/^/  [$i] /" >&2; done
 ' cluster-load "$@"

@@ -63,11 +63,28 @@ pub(crate) struct Cluster {
     /// Set when the listener's connection was lost: replicas read what they
     /// missed once the database answers again.
     pub(crate) missed: AtomicBool,
+    /// Notifications to send, batched by [`run`]'s mailer.
+    out: tokio::sync::mpsc::UnboundedSender<Outgoing>,
+    /// The mailer's end, taken when it starts.
+    pub(crate) outbox: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<Outgoing>>>,
+}
+
+/// A notification to send: on `channel`, a message of a batch (a JSON
+/// object, sent in an array with the others to the same channel) or a
+/// payload of its own.
+pub(crate) struct Outgoing {
+    pub channel: String,
+    pub text: String,
+    pub batched: bool,
+    pub done: Option<oneshot::Sender<Result<(), StoreError>>>,
 }
 
 impl Cluster {
     pub(crate) fn new(pool: PgPool, lease: Duration) -> Result<Cluster, crate::ids::RandomError> {
+        let (out, outbox) = tokio::sync::mpsc::unbounded_channel();
         Ok(Cluster {
+            out,
+            outbox: Mutex::new(Some(outbox)),
             id: format!("{:016x}", crate::ids::random_u64()?),
             pool,
             lease,
@@ -279,20 +296,21 @@ impl Cluster {
         }
     }
 
-    /// Send `msg` to instance `to`.
+    /// Send `msg` to instance `to` (batched with the other messages waiting
+    /// for it); returns once it is sent.
     pub(crate) async fn send(&self, to: &str, msg: &Direct) -> Result<(), StoreError> {
-        let payload = serde_json::to_string(msg).map_err(|e| StoreError(e.to_string()))?;
-        sqlx::query("SELECT pg_notify($1, $2)").bind(Cluster::channel_of(to)).bind(payload).execute(&self.pool).await?;
-        Ok(())
+        let text = serde_json::to_string(msg).map_err(|e| StoreError(e.to_string()))?;
+        let (done, sent) = oneshot::channel();
+        let o = Outgoing { channel: Cluster::channel_of(to), text, batched: true, done: Some(done) };
+        self.out.send(o).map_err(|_| StoreError("the server is stopping".into()))?;
+        sent.await.map_err(|_| StoreError("the server is stopping".into()))?
     }
 
     /// A message of a spectators' room (never stored), to every instance.
-    pub(crate) async fn spectators_said(&self, game: &str, m: &crate::store::chat::ChatRow) {
+    pub(crate) fn spectators_said(&self, game: &str, m: &crate::store::chat::ChatRow) {
         let notice = wire::Notice { e: Vec::new(), c: vec![wire::WireChat::of(game, m)] };
-        let Ok(payload) = serde_json::to_string(&notice) else { return };
-        if let Err(e) = sqlx::query("SELECT pg_notify($1, $2)").bind(EVENTS).bind(payload).execute(&self.pool).await {
-            tracing::warn!("game {game}: a spectators' message was not sent to the other instances: {e}");
-        }
+        let Ok(text) = serde_json::to_string(&notice) else { return };
+        let _ = self.out.send(Outgoing { channel: EVENTS.to_string(), text, batched: false, done: None });
     }
 
     /// Lock these accounts' ratings across every instance until the returned

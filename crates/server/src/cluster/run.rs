@@ -31,9 +31,66 @@ pub(crate) async fn start(shared: &Arc<Shared>) -> Result<(), StoreError> {
     listener.listen_all([EVENTS, mine.as_str()]).await?;
     tracing::info!("instance {} among others on PostgreSQL: leases of {:?}", c.id, c.lease);
     tokio::spawn(listen(shared.clone(), c.clone(), listener));
+    if let Some(outbox) = c.outbox.lock().ok().and_then(|mut o| o.take()) {
+        tokio::spawn(mail(c.clone(), outbox));
+    }
     tokio::spawn(renew(shared.clone(), c.clone()));
     tokio::spawn(sweep(shared.clone(), c));
     Ok(())
+}
+
+/// The mailer: every notification waiting, sent in one statement (group
+/// commit, as the writer's): the messages to one instance packed in arrays
+/// under the payload limit. Under load, one round trip carries many
+/// requests and answers; alone, a message goes at once.
+async fn mail(c: Arc<Cluster>, mut outbox: mpsc::UnboundedReceiver<super::Outgoing>) {
+    let mut batch = Vec::new();
+    while let Some(first) = outbox.recv().await {
+        batch.push(first);
+        while batch.len() < 1024 {
+            match outbox.try_recv() {
+                Ok(o) => batch.push(o),
+                Err(_) => break,
+            }
+        }
+        let mut channels: Vec<String> = Vec::new();
+        let mut payloads: Vec<String> = Vec::new();
+        let mut by_channel: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, o) in batch.iter().enumerate() {
+            if o.batched {
+                by_channel.entry(o.channel.as_str()).or_default().push(i);
+            } else {
+                channels.push(o.channel.clone());
+                payloads.push(o.text.clone());
+            }
+        }
+        let mut refused = Vec::new();
+        for (channel, idx) in &by_channel {
+            let texts: Vec<&str> = idx.iter().map(|&i| batch[i].text.as_str()).collect();
+            let (packed, too_long) = wire::pack(&texts);
+            refused.extend(too_long.into_iter().map(|k| idx[k]));
+            for p in packed {
+                channels.push(channel.to_string());
+                payloads.push(p);
+            }
+        }
+        let r = sqlx::query("SELECT pg_notify(c, p) FROM UNNEST($1::TEXT[], $2::TEXT[]) AS t (c, p)")
+            .bind(&channels)
+            .bind(&payloads)
+            .execute(&c.pool)
+            .await
+            .map(|_| ())
+            .map_err(StoreError::from);
+        if let Err(e) = &r {
+            tracing::warn!("notifying the other instances: {e}");
+        }
+        for (i, o) in batch.drain(..).enumerate() {
+            if let Some(done) = o.done {
+                let res = if refused.contains(&i) { Err(StoreError("a message too long".into())) } else { r.clone() };
+                let _ = done.send(res);
+            }
+        }
+    }
 }
 
 /// Send `cmd` to a game's task without making the listener wait for a slow
@@ -62,19 +119,22 @@ async fn listen(shared: Arc<Shared>, c: Arc<Cluster>, mut listener: PgListener) 
                 let Some(notice) = wire::notice(n.payload()) else { continue };
                 heard(&shared, notice);
             }
-            Ok(Some(n)) => match wire::direct(n.payload()) {
-                Some(Direct::Req { r, from, g, c: asked }) => {
-                    let (shared, c) = (shared.clone(), c.clone());
-                    tokio::spawn(async move {
-                        let answer = serve(&shared, &g, asked).await;
-                        if let Err(e) = c.send(&from, &Direct::Rep { r, answer }).await {
-                            tracing::warn!("game {g}: the answer to instance {from} was not sent: {e}");
+            Ok(Some(n)) => {
+                for d in wire::direct(n.payload()) {
+                    match d {
+                        Direct::Req { r, from, g, c: asked } => {
+                            let (shared, c) = (shared.clone(), c.clone());
+                            tokio::spawn(async move {
+                                let answer = serve(&shared, &g, asked).await;
+                                if let Err(e) = c.send(&from, &Direct::Rep { r, answer }).await {
+                                    tracing::warn!("game {g}: the answer to instance {from} was not sent: {e}");
+                                }
+                            });
                         }
-                    });
+                        Direct::Rep { r, answer } => c.answered(r, answer),
+                    }
                 }
-                Some(Direct::Rep { r, answer }) => c.answered(r, answer),
-                None => {}
-            },
+            }
             Ok(None) => {
                 // The connection was lost (the next call connects again and
                 // listens again): what was said meanwhile is read from the

@@ -175,9 +175,38 @@ pub(crate) fn notice(payload: &str) -> Option<Notice> {
     serde_json::from_str(payload).map_err(|e| tracing::error!("unreadable notification: {e}")).ok()
 }
 
-/// A direct message, read back.
-pub(crate) fn direct(payload: &str) -> Option<Direct> {
-    serde_json::from_str(payload).map_err(|e| tracing::error!("unreadable request between instances: {e}")).ok()
+/// The direct messages of one notification (a JSON array), read back.
+pub(crate) fn direct(payload: &str) -> Vec<Direct> {
+    serde_json::from_str(payload)
+        .map_err(|e| tracing::error!("unreadable requests between instances: {e}"))
+        .unwrap_or_default()
+}
+
+/// Pack JSON objects into arrays of at most [`MAX_PAYLOAD`] bytes, in order;
+/// an object too long to go alone is returned apart.
+pub(crate) fn pack(items: &[&str]) -> (Vec<String>, Vec<usize>) {
+    let mut out = Vec::new();
+    let mut too_long = Vec::new();
+    let mut cur = String::from("[");
+    for (i, it) in items.iter().enumerate() {
+        if it.len() + 2 > MAX_PAYLOAD {
+            too_long.push(i);
+            continue;
+        }
+        if cur.len() + it.len() + 2 > MAX_PAYLOAD {
+            cur.push(']');
+            out.push(std::mem::replace(&mut cur, String::from("[")));
+        }
+        if cur.len() > 1 {
+            cur.push(',');
+        }
+        cur.push_str(it);
+    }
+    if cur.len() > 1 {
+        cur.push(']');
+        out.push(cur);
+    }
+    (out, too_long)
 }
 
 #[cfg(test)]
@@ -214,6 +243,24 @@ mod tests {
     }
 
     #[test]
+    fn messages_are_packed_in_order_under_the_limit() {
+        let items: Vec<String> = (0..500).map(|i| format!("{{\"r\":{i},\"pad\":\"{}\"}}", "x".repeat(40))).collect();
+        let long = format!("{{\"pad\":\"{}\"}}", "y".repeat(MAX_PAYLOAD));
+        let mut refs: Vec<&str> = items.iter().map(String::as_str).collect();
+        refs.insert(7, &long);
+        let (packed, too_long) = pack(&refs);
+        assert_eq!(too_long, vec![7]);
+        assert!(packed.len() > 1);
+        let mut back = Vec::new();
+        for p in &packed {
+            assert!(p.len() <= MAX_PAYLOAD, "{}", p.len());
+            let v: Vec<serde_json::Value> = serde_json::from_str(p).unwrap();
+            back.extend(v.into_iter().map(|x| x["r"].as_u64().unwrap()));
+        }
+        assert_eq!(back, (0..500).collect::<Vec<u64>>());
+    }
+
+    #[test]
     fn requests_and_answers_round_trip() {
         let d = Direct::Req {
             r: 3,
@@ -222,7 +269,11 @@ mod tests {
             c: Forwarded::Act { seat: Some(1), action: Action::Move { text: "a1".into(), version: 4 } },
         };
         let s = serde_json::to_string(&d).unwrap();
-        match direct(&s).unwrap() {
+        let (packed, _) = pack(&[&s, &s]);
+        assert_eq!(packed.len(), 1);
+        let both = direct(&packed[0]);
+        assert_eq!(both.len(), 2);
+        match both.into_iter().next().unwrap() {
             Direct::Req { r: 3, c: Forwarded::Act { seat: Some(1), action }, .. } => {
                 assert_eq!(action, Action::Move { text: "a1".into(), version: 4 })
             }
@@ -231,7 +282,7 @@ mod tests {
         let e = ApiError::conflict("not_your_turn", "wait");
         let a = Answer::of_error(&e);
         let s = serde_json::to_string(&Direct::Rep { r: 9, answer: a }).unwrap();
-        match direct(&s).unwrap() {
+        match direct(&format!("[{s}]")).pop().unwrap() {
             Direct::Rep { r: 9, answer: Answer::Err { status: 409, code, .. } } => assert_eq!(code, "not_your_turn"),
             other => panic!("{other:?}"),
         }

@@ -234,8 +234,7 @@ impl Table {
             && let Some(c) = self.ctx.cluster.clone()
         {
             // Never stored: the other instances' spectators hear it now.
-            let (id, m) = (self.row.id.clone(), message.clone());
-            tokio::spawn(async move { c.spectators_said(&id, &m).await });
+            c.spectators_said(&self.row.id, &message);
         }
         self.deliver_chat(room, message);
         Ok(())
