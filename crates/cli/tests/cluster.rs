@@ -207,3 +207,93 @@ async fn a_killed_instance_loses_nothing_and_its_games_go_on_elsewhere() {
         p.wait().unwrap();
     }
 }
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: run by the PostgreSQL pass of scripts/test.sh"]
+async fn a_paused_owner_writes_nothing_that_is_kept_when_it_wakes() {
+    let db = fresh_database("pause").await;
+    let (mut a, a_addr) = start_server(&db, &["--lease", "2"]);
+    let (mut b, b_addr) = start_server(&db, &["--lease", "2"]);
+    let options = json!({ "marbles-to-win": 14, "max-plies": 100000 });
+    let stop = Arc::new(AtomicBool::new(false));
+    // Games owned by a, both players connected to b (their moves are
+    // forwarded to a).
+    let mut games: Vec<(String, Acked, Acked)> = Vec::new();
+    let mut tasks = Vec::new();
+    for g in 0..4u64 {
+        let c = post(a_addr, "/api/games", json!({ "game": "abalone", "options": options })).await;
+        let id = c["id"].as_str().unwrap().to_string();
+        let t0 = c["token"].as_str().unwrap().to_string();
+        let j = post(b_addr, &format!("/api/games/{id}/join"), json!({ "name": "B" })).await;
+        let t1 = j["token"].as_str().unwrap().to_string();
+        let (k0, k1): (Acked, Acked) = Default::default();
+        for (token, acked, seed) in [(t0, k0.clone(), 2 * g + 1), (t1, k1.clone(), 2 * g + 2)] {
+            let seat = Seat {
+                servers: vec![b_addr],
+                first: 0,
+                id: id.clone(),
+                token: Some(token),
+                seed,
+                reconnect_for: Duration::from_secs(60),
+            };
+            tasks.push(tokio::spawn(player(seat, acked, stop.clone())));
+        }
+        games.push((id, k0, k1));
+    }
+    let count = |a: &Acked| a.lock().unwrap().len();
+    let moves = |games: &[(String, Acked, Acked)]| -> Vec<usize> {
+        games.iter().map(|(_, k0, k1)| count(k0) + count(k1)).collect()
+    };
+    let t = Instant::now();
+    while moves(&games).iter().any(|&n| n < 10) {
+        assert!(t.elapsed() < Duration::from_secs(60), "the games did not get going");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // a stops (as if swapped out) past its lease: b takes its games and play
+    // goes on.
+    // SAFETY: sending a signal to a child process this test started.
+    unsafe { libc::kill(a.id() as i32, libc::SIGSTOP) };
+    let paused = moves(&games);
+    let t = Instant::now();
+    while moves(&games).iter().zip(&paused).any(|(n, p)| *n < p + 10) {
+        assert!(t.elapsed() < Duration::from_secs(60), "b did not take the games over");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // a wakes, with its old leases and whatever it was asked meanwhile.
+    // SAFETY: as above.
+    unsafe { libc::kill(a.id() as i32, libc::SIGCONT) };
+    let woke = moves(&games);
+    let t = Instant::now();
+    while moves(&games).iter().zip(&woke).any(|(n, w)| *n < w + 10) {
+        assert!(t.elapsed() < Duration::from_secs(60), "play did not go on after a woke");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    stop.store(true, Ordering::Relaxed);
+    for t in tasks {
+        let _ = t.await;
+    }
+    // Every acknowledged move is there, in place, and each game's events are
+    // one story: versions 1, 2, 3… without a gap or a double; a and b tell
+    // the same.
+    let mut c = sqlx::PgConnection::connect(&db).await.unwrap();
+    for (id, k0, k1) in &games {
+        let st = state(b_addr, id).await;
+        let h = history(&st);
+        let mut acked = k0.lock().unwrap().clone();
+        acked.extend(k1.lock().unwrap().iter().cloned());
+        check_acked("people", &h, &acked, |v| (v - 2) as usize);
+        let versions: Vec<i64> = sqlx::query_scalar("SELECT version FROM events WHERE game_id = $1 ORDER BY version")
+            .bind(id)
+            .fetch_all(&mut c)
+            .await
+            .unwrap();
+        assert_eq!(versions, (1..=versions.len() as i64).collect::<Vec<_>>(), "game {id}");
+        let on_a = state(a_addr, id).await;
+        assert_eq!(history(&on_a), h, "a, awake, tells the same as b");
+    }
+    for p in [&mut a, &mut b] {
+        p.kill().unwrap();
+        p.wait().unwrap();
+    }
+}

@@ -32,6 +32,9 @@ use super::{
     event_row, game_row, seat_row,
 };
 
+/// How long a session of this server may stay idle inside a transaction.
+const IDLE_IN_TRANSACTION: &str = "3s";
+
 /// The PostgreSQL backend: a pool of connections, and one lock for writes.
 pub struct PgStore {
     pool: PgPool,
@@ -46,6 +49,13 @@ impl PgStore {
             Durability::Full => opts.options([("synchronous_commit", "on")]),
             Durability::Normal => opts.options([("synchronous_commit", "off")]),
         };
+        // A transaction of this server is never idle for long (a commit's
+        // statements follow each other; a game's rating lock lasts while it
+        // ends). One left idle is a process paused or cut off in the middle:
+        // PostgreSQL ends it, and the row locks it holds (a game's lease,
+        // share-locked by its fence) no longer stop another instance from
+        // taking the game over.
+        let opts = opts.options([("idle_in_transaction_session_timeout", IDLE_IN_TRANSACTION)]);
         let pool = PgPoolOptions::new().max_connections(8).min_connections(1).connect_with(opts).await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
         Ok(PgStore { pool, writes: tokio::sync::Mutex::new(()) })
