@@ -245,30 +245,24 @@ async fn a_paused_owner_writes_nothing_that_is_kept_when_it_wakes() {
     let moves = |games: &[(String, Acked, Acked)]| -> Vec<usize> {
         games.iter().map(|(_, k0, k1)| count(k0) + count(k1)).collect()
     };
-    let t = Instant::now();
-    while moves(&games).iter().any(|&n| n < 10) {
-        assert!(t.elapsed() < Duration::from_secs(60), "the games did not get going");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    // Until every game has `more` moves past `from`, within a minute.
+    let ahead = async |from: &[usize], more: usize, what: &str| {
+        let t = Instant::now();
+        while moves(&games).iter().zip(from).any(|(n, f)| *n < f + more) {
+            assert!(t.elapsed() < Duration::from_secs(60), "{what}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    ahead(&[0; 4], 10, "the games did not get going").await;
     // a stops (as if swapped out) past its lease: b takes its games and play
     // goes on.
     // SAFETY: sending a signal to a child process this test started.
     unsafe { libc::kill(a.id() as i32, libc::SIGSTOP) };
-    let paused = moves(&games);
-    let t = Instant::now();
-    while moves(&games).iter().zip(&paused).any(|(n, p)| *n < p + 10) {
-        assert!(t.elapsed() < Duration::from_secs(60), "b did not take the games over");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    ahead(&moves(&games), 10, "b did not take the games over").await;
     // a wakes, with its old leases and whatever it was asked meanwhile.
     // SAFETY: as above.
     unsafe { libc::kill(a.id() as i32, libc::SIGCONT) };
-    let woke = moves(&games);
-    let t = Instant::now();
-    while moves(&games).iter().zip(&woke).any(|(n, w)| *n < w + 10) {
-        assert!(t.elapsed() < Duration::from_secs(60), "play did not go on after a woke");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    ahead(&moves(&games), 10, "play did not go on after a woke").await;
     stop.store(true, Ordering::Relaxed);
     for t in tasks {
         let _ = t.await;
