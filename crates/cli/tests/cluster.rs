@@ -1,5 +1,7 @@
 //! Real `plateau serve` processes on one PostgreSQL database (issue 16):
-//! the owner of many games is killed with SIGKILL in the middle of play;
+//! one lobby on three; games with a seat on each of two instances and a
+//! spectator on the third; the owner of many games is killed with SIGKILL in
+//! the middle of play;
 //! every move that was acknowledged is in the records, the surviving
 //! instance takes the games over and play goes on (computer seats too), and
 //! the killed instance, started again, takes part again.
@@ -43,7 +45,22 @@ async fn a_killed_instance_loses_nothing_and_its_games_go_on_elsewhere() {
     let db = fresh_database("kill").await;
     let (mut a, a_addr) = start_server(&db, &["--lease", "2"]);
     let (mut b, b_addr) = start_server(&db, &["--lease", "2"]);
+    let (mut c3, c_addr) = start_server(&db, &["--lease", "2"]);
     let servers = vec![a_addr, b_addr];
+    // One lobby: a seek posted on a is listed on b and c.
+    let seek = post(a_addr, "/api/seeks", json!({ "game": "abalone", "name": "Ann" })).await;
+    let seek_id = seek["id"].as_str().unwrap().to_string();
+    for addr in [b_addr, c_addr] {
+        let t = Instant::now();
+        loop {
+            let r = plateau_client::get(addr, "/api/seeks", None).await.unwrap().json();
+            if r["seeks"].as_array().unwrap().iter().any(|s| s["id"] == seek_id.as_str()) {
+                break;
+            }
+            assert!(t.elapsed() < WAIT, "the seek posted on a is not listed on {addr}: {r}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
     // Long games: nobody wins soon.
     let options = json!({ "marbles-to-win": 14, "max-plies": 100000 });
     let stop = Arc::new(AtomicBool::new(false));
@@ -97,8 +114,9 @@ async fn a_killed_instance_loses_nothing_and_its_games_go_on_elsewhere() {
     let c = post(a_addr, "/api/games", json!({ "game": "abalone", "options": options, "seats": [bot, bot] })).await;
     let bots = c["id"].as_str().unwrap().to_string();
     let seen: Acked = Default::default();
+    // Watched from a third instance.
     let watcher = Seat {
-        servers: vec![b_addr],
+        servers: vec![c_addr, b_addr],
         first: 0,
         id: bots.clone(),
         token: None,
@@ -202,7 +220,7 @@ async fn a_killed_instance_loses_nothing_and_its_games_go_on_elsewhere() {
     for t in tasks {
         let _ = t.await;
     }
-    for p in [&mut a2, &mut b] {
+    for p in [&mut a2, &mut b, &mut c3] {
         p.kill().unwrap();
         p.wait().unwrap();
     }
