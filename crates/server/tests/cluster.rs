@@ -145,6 +145,19 @@ async fn a_game_is_one_game_on_three_instances() {
     // Presence: a seat connected to b counts as there for a.
     let (_, st) = get(a.addr, &format!("/api/games/{id}"), None).await;
     assert_eq!(st["seats"][1]["online"], true, "{st}");
+    // And a seat connected to a counts as there on b and c (the owner says
+    // so to every instance).
+    for s in [&b, &c] {
+        let t = Instant::now();
+        loop {
+            let (_, st) = get(s.addr, &format!("/api/games/{id}"), None).await;
+            if st["seats"][0]["online"] == true && st["seats"][1]["online"] == true {
+                break;
+            }
+            assert!(t.elapsed() < WAIT, "presence on {}: {st}", s.addr);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

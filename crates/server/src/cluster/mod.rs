@@ -308,8 +308,16 @@ impl Cluster {
 
     /// A message of a spectators' room (never stored), to every instance.
     pub(crate) fn spectators_said(&self, game: &str, m: &crate::store::chat::ChatRow) {
-        let notice = wire::Notice { e: Vec::new(), c: vec![wire::WireChat::of(game, m)] };
+        let notice = wire::Notice { c: vec![wire::WireChat::of(game, m)], ..Default::default() };
         let Ok(text) = serde_json::to_string(&notice) else { return };
+        let _ = self.out.send(Outgoing { channel: EVENTS.to_string(), text, batched: false, done: None });
+    }
+
+    /// Which seats of a game are there, as its owner sees them, to every
+    /// instance (their replicas show it to their sockets).
+    pub(crate) fn presence_said(&self, game: &str, seats: &[(usize, bool)]) {
+        let p = seats.iter().map(|&(s, on)| wire::WirePresence { g: game.to_string(), s, on }).collect();
+        let Ok(text) = serde_json::to_string(&wire::Notice { p, ..Default::default() }) else { return };
         let _ = self.out.send(Outgoing { channel: EVENTS.to_string(), text, batched: false, done: None });
     }
 

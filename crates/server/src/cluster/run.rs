@@ -172,6 +172,11 @@ fn heard(shared: &Shared, notice: wire::Notice) {
             dispatch(&tx, Cmd::Remote(Remote::Chat(m.row())));
         }
     }
+    for p in &notice.p {
+        if let Some(tx) = shared.ctx.lookup(&p.g) {
+            dispatch(&tx, Cmd::Remote(Remote::Online { seat: p.s, online: p.on }));
+        }
+    }
 }
 
 /// A request forwarded by a replica, done by the game's task here if this
@@ -195,6 +200,10 @@ async fn serve(shared: &Shared, game: &str, asked: Forwarded) -> Answer {
         Forwarded::Presence { seat, online } => {
             dispatch(&tx, Cmd::Remote(Remote::Presence { seat, online }));
             Ok((0, Some(seat)))
+        }
+        Forwarded::Seats => {
+            dispatch(&tx, Cmd::Remote(Remote::Seats));
+            Ok((0, None))
         }
     };
     match result {

@@ -27,6 +27,17 @@ pub(crate) struct Notice {
     /// Chat messages.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub c: Vec<WireChat>,
+    /// Seats present or gone, as their game's owner sees them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub p: Vec<WirePresence>,
+}
+
+/// Whether a seat of game `g` is there (a socket open on some instance).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct WirePresence {
+    pub g: String,
+    pub s: usize,
+    pub on: bool,
 }
 
 /// One event of one game; without its kind and data when they were too long
@@ -130,6 +141,8 @@ pub(crate) enum Forwarded {
     Chat { seat: Option<usize>, account_name: Option<String>, text: String },
     /// A seat's sockets on the replica: present or gone.
     Presence { seat: usize, online: bool },
+    /// A new replica asks who is there (the owner says it to all).
+    Seats,
 }
 
 /// A message on one instance's channel.

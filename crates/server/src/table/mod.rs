@@ -351,6 +351,7 @@ impl Table {
         if self.role == Role::Replica {
             // What was committed between its loading and now.
             self.catch_up().await;
+            self.ask_seats();
         } else {
             self.start_owning().await;
         }

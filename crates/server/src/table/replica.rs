@@ -25,6 +25,10 @@ pub(crate) enum Remote {
     Chat(ChatRow),
     /// A replica says a seat has sockets open there, or no more.
     Presence { seat: Seat, online: bool },
+    /// The owner says whether a seat is there (on some instance).
+    Online { seat: Seat, online: bool },
+    /// A new replica asks the owner to say who is there.
+    Seats,
     /// This instance has taken the game over, with this epoch.
     Promote { epoch: i64 },
     /// The owner's answer to a request forwarded for a client.
@@ -89,14 +93,16 @@ impl Table {
                 }
             }
             // Its own messages, heard back.
-            Remote::Behind | Remote::Chat(_) => {}
+            Remote::Behind | Remote::Chat(_) | Remote::Online { .. } => {}
+            Remote::Seats => self.say_seats(),
             Remote::Presence { seat, online } => self.remote_presence(seat, online),
             Remote::Promote { epoch } => self.promote(epoch).await,
             Remote::Answered { answer, to, asked } => self.answered(answer, to, asked).await,
         }
     }
 
-    /// A replica says whether `seat` has sockets open there.
+    /// Another instance says whether `seat` is there: to an owner, a
+    /// replica with sockets of the seat; to a replica, the owner.
     fn remote_presence(&mut self, seat: Seat, online: bool) {
         if seat >= self.seats.len() {
             return;
@@ -127,7 +133,9 @@ impl Table {
                             self.deliver_chat(room, m);
                         }
                     }
-                    Remote::Presence { .. } => {}
+                    Remote::Presence { .. } | Remote::Seats => {}
+                    // Kept as the owner's word, refreshed at its beat.
+                    Remote::Online { seat, online } => self.remote_presence(seat, online),
                     Remote::Promote { epoch } => self.promote(epoch).await,
                     Remote::Answered { answer, to, asked } => self.answered(answer, to, asked).await,
                 }
@@ -284,7 +292,7 @@ impl Table {
                 let r = self.post_chat(seat, account_name, text).await.map(|()| self.version);
                 self.deliver(to, r);
             }
-            Forwarded::Presence { .. } => {}
+            Forwarded::Presence { .. } | Forwarded::Seats => {}
         }
     }
 
@@ -316,6 +324,13 @@ impl Table {
     /// Every [`PRESENCE_BEAT`], a replica says again which seats have sockets
     /// here (the owner forgets what it is not told again).
     pub(super) fn presence_beat(&mut self) {
+        if matches!(self.role, Role::Owner(_)) {
+            // The owner says again who is there, for the replicas.
+            if self.row.status == Status::Live {
+                self.say_seats();
+            }
+            return;
+        }
         if self.role != Role::Replica {
             return;
         }
@@ -325,6 +340,19 @@ impl Table {
         for s in seats {
             self.forward(Forwarded::Presence { seat: s, online: true }, Reply::Nobody);
         }
+    }
+
+    /// An owner says to every instance which seats are there.
+    fn say_seats(&self) {
+        if let (Role::Owner(_), Some(c)) = (self.role, &self.ctx.cluster) {
+            let seats: Vec<(usize, bool)> = (0..self.seats.len()).map(|s| (s, self.online(s))).collect();
+            c.presence_said(&self.row.id, &seats);
+        }
+    }
+
+    /// A replica just made asks its owner who is there.
+    pub(super) fn ask_seats(&mut self) {
+        self.forward(Forwarded::Seats, Reply::Nobody);
     }
 
     /// Events announced by the owner: applied if they follow this copy's

@@ -88,6 +88,9 @@ impl Table {
     }
 
     pub(super) fn presence(&mut self, seat: Seat, online: bool) {
+        if let (Role::Owner(_), Some(c)) = (self.role, &self.ctx.cluster) {
+            c.presence_said(&self.row.id, &[(seat, online)]);
+        }
         let frame = Utf8Bytes::from(json!({ "type": "presence", "seat": seat, "online": online }).to_string());
         for s in &self.subs {
             let _ = s.tx.try_send(frame.clone());
