@@ -380,6 +380,27 @@ impl Shared {
     /// Whether this instance owns it now.
     pub(crate) async fn take_over(self: &Arc<Self>, id: &str) -> Result<bool, ApiError> {
         let Some(c) = &self.ctx.cluster else { return Ok(false) };
+        // One loading of a game at a time (the start's resumption and the
+        // sweep may both find it); one this instance holds is left alone.
+        let lock = {
+            let mut map = self.loading.lock().map_err(|_| ApiError::internal("loader poisoned"))?;
+            map.entry(id.to_string()).or_default().clone()
+        };
+        let guard = lock.lock().await;
+        let r = self.take_over_locked(c, id).await;
+        drop(guard);
+        if let Ok(mut map) = self.loading.lock()
+            && map.get(id).is_some_and(|l| Arc::strong_count(l) <= 2)
+        {
+            map.remove(id);
+        }
+        r
+    }
+
+    async fn take_over_locked(self: &Arc<Self>, c: &crate::cluster::Cluster, id: &str) -> Result<bool, ApiError> {
+        if c.holds(id) && self.ctx.lookup(id).is_some() {
+            return Ok(true);
+        }
         let Some(epoch) = c.acquire(id).await.map_err(ApiError::storage)? else { return Ok(false) };
         if let Some(tx) = self.ctx.lookup(id)
             && tx.send(Cmd::Remote(Remote::Promote { epoch })).await.is_ok()

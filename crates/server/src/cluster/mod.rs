@@ -160,6 +160,11 @@ impl Cluster {
         }
     }
 
+    /// Whether this instance holds game `id`'s lease.
+    pub(crate) fn holds(&self, id: &str) -> bool {
+        self.held.lock().is_ok_and(|h| h.contains_key(id))
+    }
+
     /// The number of leases held.
     pub(crate) fn held(&self) -> usize {
         self.held.lock().map(|h| h.len()).unwrap_or(0)
