@@ -35,6 +35,19 @@ async fn fresh_database(tag: &str) -> String {
     format!("{head}/{name}")
 }
 
+/// A game of two people made on `creator` and joined on `joiner`: its id
+/// and the two seats' tokens.
+async fn two_people(
+    creator: std::net::SocketAddr,
+    joiner: std::net::SocketAddr,
+    options: &Value,
+) -> (String, String, String) {
+    let c = post(creator, "/api/games", json!({ "game": "abalone", "options": options })).await;
+    let id = c["id"].as_str().unwrap().to_string();
+    let j = post(joiner, &format!("/api/games/{id}/join"), json!({ "name": "B" })).await;
+    (id, c["token"].as_str().unwrap().to_string(), j["token"].as_str().unwrap().to_string())
+}
+
 fn history(st: &Value) -> Vec<Value> {
     st["history"].as_array().cloned().unwrap_or_default()
 }
@@ -70,11 +83,7 @@ async fn a_killed_instance_loses_nothing_and_its_games_go_on_elsewhere() {
     // from b.
     let mut people: Vec<(String, Acked, Acked)> = Vec::new();
     for g in 0..6u64 {
-        let c = post(a_addr, "/api/games", json!({ "game": "abalone", "options": options })).await;
-        let id = c["id"].as_str().unwrap().to_string();
-        let t0 = c["token"].as_str().unwrap().to_string();
-        let j = post(b_addr, &format!("/api/games/{id}/join"), json!({ "name": "B" })).await;
-        let t1 = j["token"].as_str().unwrap().to_string();
+        let (id, t0, t1) = two_people(a_addr, b_addr, &options).await;
         let (k0, k1): (Acked, Acked) = Default::default();
         for (first, token, acked, seed) in [(0, t0, k0.clone(), 2 * g + 1), (1, t1, k1.clone(), 2 * g + 2)] {
             let seat = Seat {
@@ -192,11 +201,7 @@ async fn a_killed_instance_loses_nothing_and_its_games_go_on_elsewhere() {
 
     // a, started again, takes part: a game made on it, played across both.
     let (mut a2, a2_addr) = start_server(&db, &["--lease", "2"]);
-    let c = post(a2_addr, "/api/games", json!({ "game": "abalone", "options": options })).await;
-    let id = c["id"].as_str().unwrap().to_string();
-    let t0 = c["token"].as_str().unwrap().to_string();
-    let j = post(b_addr, &format!("/api/games/{id}/join"), json!({ "name": "B" })).await;
-    let t1 = j["token"].as_str().unwrap().to_string();
+    let (id, t0, t1) = two_people(a2_addr, b_addr, &options).await;
     let stop = Arc::new(AtomicBool::new(false));
     let (k0, k1): (Acked, Acked) = (Arc::new(Mutex::new(Vec::new())), Arc::new(Mutex::new(Vec::new())));
     let both = vec![a2_addr, b_addr];
@@ -240,11 +245,7 @@ async fn a_paused_owner_writes_nothing_that_is_kept_when_it_wakes() {
     let mut games: Vec<(String, Acked, Acked)> = Vec::new();
     let mut tasks = Vec::new();
     for g in 0..4u64 {
-        let c = post(a_addr, "/api/games", json!({ "game": "abalone", "options": options })).await;
-        let id = c["id"].as_str().unwrap().to_string();
-        let t0 = c["token"].as_str().unwrap().to_string();
-        let j = post(b_addr, &format!("/api/games/{id}/join"), json!({ "name": "B" })).await;
-        let t1 = j["token"].as_str().unwrap().to_string();
+        let (id, t0, t1) = two_people(a_addr, b_addr, &options).await;
         let (k0, k1): (Acked, Acked) = Default::default();
         for (token, acked, seed) in [(t0, k0.clone(), 2 * g + 1), (t1, k1.clone(), 2 * g + 2)] {
             let seat = Seat {
