@@ -56,6 +56,7 @@ pub struct AlphaBeta<S: State> {
     deadline: Option<Instant>,
     node_limit: Option<u64>,
     stopped: bool,
+    stop: Option<crate::StopFlag>,
     seldepth: u32,
     next_check: u64,
     scores: Vec<i64>,
@@ -87,6 +88,7 @@ impl<S: Evaluate> AlphaBeta<S> {
             deadline: None,
             node_limit: None,
             stopped: false,
+            stop: None,
             seldepth: 0,
             next_check: 0,
             scores: Vec::with_capacity(256),
@@ -128,6 +130,11 @@ impl<S: Evaluate> AlphaBeta<S> {
             self.next_check = self.nodes + 256;
             if let Some(d) = self.deadline
                 && Instant::now() >= d
+            {
+                self.stopped = true;
+            }
+            if let Some(f) = &self.stop
+                && f.load(std::sync::atomic::Ordering::Relaxed)
             {
                 self.stopped = true;
             }
@@ -488,6 +495,9 @@ impl<S: Evaluate> AlphaBeta<S> {
 }
 
 impl<S: Evaluate> Search<S> for AlphaBeta<S> {
+    fn set_stop(&mut self, stop: crate::StopFlag) {
+        self.stop = Some(stop);
+    }
     fn search(&mut self, state: &S, _history: &[S::Move]) -> (Vec<S::Move>, SearchInfo) {
         self.best_move(state)
     }

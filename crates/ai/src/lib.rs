@@ -29,6 +29,8 @@ pub mod random;
 pub mod spec;
 
 use std::marker::PhantomData;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use plateau_core::erased::Match;
 use plateau_core::rand::SeedableRng;
@@ -46,8 +48,18 @@ pub fn player_rng(spec: &PlayerSpec) -> PlayerRng {
     ChaCha8Rng::seed_from_u64(spec.seed.unwrap_or_else(plateau_core::rng::fresh_seed))
 }
 
+/// A flag another thread sets to end a search at once (the engine
+/// protocol's `stop`): the search then answers the best move it has.
+pub type StopFlag = Arc<AtomicBool>;
+
 /// A search over the true state (perfect information).
 pub trait Search<S: State>: Send {
+    /// Watch `stop` from now on: once it is set, a search under way ends as
+    /// soon as it can with the best move found so far. Searches that always
+    /// answer at once ignore it (the default).
+    fn set_stop(&mut self, stop: StopFlag) {
+        let _ = stop;
+    }
     /// Choose a move in `state`, which is not over; `history` is every move
     /// played since the start (for tree reuse). Returns the move and the
     /// principal variation starting with it.
@@ -57,6 +69,10 @@ pub trait Search<S: State>: Send {
 /// A search over what one seat knows (hidden information). It never sees a
 /// state, only the seat's knowledge.
 pub trait HiddenSearch<S: Hidden>: Send {
+    /// As [`Search::set_stop`].
+    fn set_stop(&mut self, stop: StopFlag) {
+        let _ = stop;
+    }
     /// Choose a move for `seat`, knowing only `knowledge`.
     fn search(&mut self, knowledge: &S::Knowledge, seat: usize) -> (S::Move, SearchInfo);
 }
@@ -74,6 +90,9 @@ struct Perfect<G: Game, P> {
 impl<G: Game, P: Search<G::State>> AnyPlayer for Perfect<G, P> {
     fn spec(&self) -> &PlayerSpec {
         &self.spec
+    }
+    fn set_stop(&mut self, stop: StopFlag) {
+        self.search.set_stop(stop);
     }
     fn choose(&mut self, m: &dyn AnyMatch) -> Result<Choice, PlayerError> {
         if m.to_move() == Turn::Over {
@@ -110,6 +129,9 @@ where
 {
     fn spec(&self) -> &PlayerSpec {
         &self.spec
+    }
+    fn set_stop(&mut self, stop: StopFlag) {
+        self.search.set_stop(stop);
     }
     fn choose(&mut self, m: &dyn AnyMatch) -> Result<Choice, PlayerError> {
         let seat = m.to_move().seat().ok_or(PlayerError::GameOver)?;

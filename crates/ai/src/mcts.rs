@@ -122,6 +122,7 @@ struct Engine<S: State> {
     path: Vec<u32>,
     iterations: u64,
     max_depth: u32,
+    stop: Option<crate::StopFlag>,
 }
 
 impl<S: Evaluate> Engine<S> {
@@ -135,6 +136,7 @@ impl<S: Evaluate> Engine<S> {
             path: Vec::with_capacity(64),
             iterations: 0,
             max_depth: 0,
+            stop: None,
         }
     }
 
@@ -247,6 +249,12 @@ impl<S: Evaluate> Engine<S> {
             {
                 break;
             }
+            if self.iterations & 31 == 1
+                && let Some(f) = &self.stop
+                && f.load(std::sync::atomic::Ordering::Relaxed)
+            {
+                break; // after at least one iteration, so that there is a move
+            }
             let s = sample(&mut self.rng);
             self.iterate(s);
         }
@@ -327,6 +335,9 @@ impl<S: Evaluate> Mcts<S> {
 }
 
 impl<S: Evaluate> Search<S> for Mcts<S> {
+    fn set_stop(&mut self, stop: crate::StopFlag) {
+        self.engine.stop = Some(stop);
+    }
     fn search(&mut self, state: &S, history: &[S::Move]) -> (Vec<S::Move>, SearchInfo) {
         if !self.reuse(state, history) {
             self.engine.tree = Tree::new();
@@ -360,6 +371,9 @@ impl<S: Secrets> IsMcts<S> {
 }
 
 impl<S: Secrets> HiddenSearch<S> for IsMcts<S> {
+    fn set_stop(&mut self, stop: crate::StopFlag) {
+        self.engine.stop = Some(stop);
+    }
     fn search(&mut self, knowledge: &S::Knowledge, seat: usize) -> (S::Move, SearchInfo) {
         self.engine.tree = Tree::new();
         let time = if self.use_beliefs {

@@ -90,6 +90,12 @@ pub enum PlayerError {
 pub trait AnyPlayer: Send {
     /// The spec it was made from.
     fn spec(&self) -> &PlayerSpec;
+    /// Watch `stop` from now on (see [`crate::Search::set_stop`]): once it
+    /// is set, a choice under way ends at once with the best move found so
+    /// far. Players that always answer at once ignore it (the default).
+    fn set_stop(&mut self, stop: crate::StopFlag) {
+        let _ = stop;
+    }
     /// Choose a move for the seat to move in `m`. A player may keep state
     /// between calls (a search tree to reuse); it reads of `m` only what the
     /// seat to move may know.

@@ -21,6 +21,10 @@ pub trait GameEntry: Send + Sync {
     fn info(&self) -> &'static GameInfo;
     /// A new match from a set-up (variant, options, seed).
     fn new_match(&self, setup: &Setup) -> Result<Box<dyn AnyMatch>, ConfigError>;
+    /// A new match from a set-up whose start is given by a deal text (see
+    /// [`Game::deal_text`]) instead of the seed: what one seat knows of a game
+    /// with hidden information.
+    fn new_match_dealt(&self, setup: &Setup, deal: &str) -> Result<Box<dyn AnyMatch>, ConfigError>;
 }
 
 struct TypedEntry<G>(PhantomData<fn() -> G>);
@@ -31,6 +35,9 @@ impl<G: Game> GameEntry for TypedEntry<G> {
     }
     fn new_match(&self, setup: &Setup) -> Result<Box<dyn AnyMatch>, ConfigError> {
         Ok(Box::new(Match::<G>::new(setup.clone())?))
+    }
+    fn new_match_dealt(&self, setup: &Setup, deal: &str) -> Result<Box<dyn AnyMatch>, ConfigError> {
+        Ok(Box::new(Match::<G>::dealt(setup.clone(), deal)?))
     }
 }
 
@@ -77,7 +84,8 @@ impl Registry {
 
     /// Replay a record: every move is checked. The game and variant come from
     /// the record's tags, or from `game` and `variant` when given (a bare move
-    /// list has no tags).
+    /// list has no tags). A record with a `Deal` tag and no `Seed` (what one
+    /// seat of a game with hidden information knows) starts from the deal.
     pub fn replay(
         &self,
         record: &Record,
@@ -99,7 +107,10 @@ impl Registry {
             }
         };
         let setup = Setup { variant: variant.or_else(|| record.tag("Variant")).map(str::to_string), options, seed };
-        let mut m = self.new_match(name, &setup)?;
+        let mut m = match record.tag("Deal").filter(|_| record.tag("Seed").is_none()) {
+            Some(deal) => self.get(name)?.new_match_dealt(&setup, deal)?,
+            None => self.new_match(name, &setup)?,
+        };
         for (i, text) in record.moves.iter().enumerate() {
             m.play(text).map_err(|error| RecordError::Move { ply: i + 1, text: text.clone(), error })?;
         }
@@ -213,6 +224,15 @@ pub trait AnyMatch: Send + Sync {
     /// The stable hash of the position. It covers hidden information too:
     /// never send it to a player of a game with hidden information.
     fn key(&self) -> u64;
+    /// For a game whose start is drawn from the seed: the start as `reader`
+    /// may know it (see [`Game::deal_text`]). A match made from a deal answers
+    /// its deal text, whoever asks.
+    fn deal(&self, reader: Reader) -> Option<String>;
+    /// For a match made from a deal ([`GameEntry::new_match_dealt`]): whose
+    /// knowledge it holds. Secrets this reader may not see were filled with
+    /// made-up values: only moves for a seat it may see make sense to
+    /// search. `None` for a match made from a seed (it knows everything).
+    fn dealt_for(&self) -> Option<Reader>;
     /// Set a descriptive record tag (`Date`, `Event`, a seat's player name
     /// under the seat's name, such as `Black`). The tags that describe the game
     /// itself (`Game`, `Variant`, `Option`, `Seed`, `Result`, `Termination`)
@@ -258,6 +278,8 @@ pub struct Match<G: Game> {
     adjudicated: Option<Outcome>,
     meta: Vec<(String, String)>,
     settled: Option<Settled>,
+    /// The deal text and whose knowledge it is, for a match made from a deal.
+    dealt: Option<(String, Reader)>,
 }
 
 /// A finished game's results, computed once (see [`AnyMatch::settle`]).
@@ -268,7 +290,7 @@ struct Settled {
 }
 
 /// Tags a record writes from the game itself.
-const GAME_TAGS: [&str; 6] = ["Game", "Variant", "Option", "Seed", "Result", "Termination"];
+const GAME_TAGS: [&str; 7] = ["Game", "Variant", "Option", "Seed", "Deal", "Result", "Termination"];
 
 impl<G: Game> Match<G> {
     /// A new match.
@@ -286,7 +308,18 @@ impl<G: Game> Match<G> {
             adjudicated: None,
             meta: Vec::new(),
             settled: None,
+            dealt: None,
         })
+    }
+
+    /// A new match whose start is the deal `text` describes (see
+    /// [`Game::deal_text`]); the set-up's seed is not used.
+    pub fn dealt(setup: Setup, text: &str) -> Result<Self, ConfigError> {
+        let mut m = Match::<G>::new(setup)?;
+        let (state, reader) = m.game.start_from_deal(text)?;
+        m.state = state;
+        m.dealt = Some((text.trim().to_string(), reader));
+        Ok(m)
     }
 
     /// The configured game.
@@ -419,6 +452,15 @@ impl<G: Game> AnyMatch for Match<G> {
     fn key(&self) -> u64 {
         self.state.key()
     }
+    fn deal(&self, reader: Reader) -> Option<String> {
+        match &self.dealt {
+            Some((text, _)) => Some(text.clone()),
+            None => self.game.deal_text(&self.game.start(self.setup.seed), reader),
+        }
+    }
+    fn dealt_for(&self) -> Option<Reader> {
+        self.dealt.as_ref().map(|d| d.1)
+    }
     fn set_meta(&mut self, name: &str, value: &str) {
         // Tag names are one word of letters, digits, `_` and `-`.
         let name: String =
@@ -444,8 +486,14 @@ impl<G: Game> AnyMatch for Match<G> {
         }
         let over = self.outcome().is_some();
         let hide_seed = G::INFO.hidden && !over && reader != Reader::Referee;
-        if G::INFO.uses_seed && !hide_seed {
+        if let Some((text, _)) = &self.dealt {
+            rec.tags.push(("Deal".into(), text.clone()));
+        } else if G::INFO.uses_seed && !hide_seed {
             rec.tags.push(("Seed".into(), self.setup.seed.to_string()));
+        } else if let Some(deal) = self.deal(reader).filter(|_| hide_seed) {
+            // What the reader knows of the start instead of the seed, so
+            // that its record replays.
+            rec.tags.push(("Deal".into(), deal));
         }
         rec.tags.extend(self.meta.iter().cloned());
         let result = self.outcome().map(|o| o.result_string()).unwrap_or_else(|| "*".into());

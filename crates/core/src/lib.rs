@@ -120,6 +120,29 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// An upper bound on the number of plies (moves of any kind) of one game,
     /// when the rules guarantee one. The conformance kit checks it.
     fn ply_bound(&self) -> Option<u64>;
+
+    /// For a game whose start is drawn from the seed (Kabaleo's deal): the
+    /// start position as `reader` may know it, as one line of text in the
+    /// game's own form, each secret the reader may not see written `?`. A
+    /// program told only this (an engine playing one seat) rebuilds, with
+    /// [`Game::start_from_deal`], a start that agrees with the true one on
+    /// everything the reader may see, without ever learning the seed.
+    /// `None` (the default) for games whose start does not depend on the seed.
+    fn deal_text(&self, start: &Self::State, reader: Reader) -> Option<String> {
+        let _ = (start, reader);
+        None
+    }
+
+    /// The start position a deal text describes (see [`Game::deal_text`]),
+    /// checked against this configured game, every unknown secret filled
+    /// with some value consistent with the rest; and the reader whose
+    /// knowledge the text is (a seat, when it names that seat's secrets
+    /// only; a spectator, when it names none; the referee, when it names
+    /// all). Errors say what is wrong with the text.
+    fn start_from_deal(&self, text: &str) -> Result<(Self::State, Reader), ConfigError> {
+        let _ = text;
+        Err(ConfigError::new(format!("{} has no deal: its start does not depend on a seed", Self::INFO.title)))
+    }
 }
 
 /// One position of a game.

@@ -2,7 +2,7 @@
 //! its options and variants; the seeded set-up.
 
 use plateau_core::rng::{below, setup_rng, shuffle};
-use plateau_core::{ConfigError, Game, GameInfo, OptionKind, OptionSpec, Seat, Settings, VariantSpec};
+use plateau_core::{ConfigError, Game, GameInfo, OptionKind, OptionSpec, Reader, Seat, Settings, VariantSpec};
 
 use crate::colour::{COLOURS, Colour, ColourSet};
 use crate::position::Position;
@@ -281,5 +281,114 @@ impl Game for Kabaleo {
     /// per piece.
     fn ply_bound(&self) -> Option<u64> {
         Some(self.pieces() as u64)
+    }
+
+    /// The start in the position text's form (see [`Position`]), its lines
+    /// joined by ` ; `, without the lines a start does not need (no piles, no
+    /// last placement, the golden rule is an option): the bases, one stock
+    /// per seat, the objectives with `?` for those `reader` may not see, and
+    /// the first player. Everything but the objectives is public.
+    fn deal_text(&self, start: &KabaleoState, reader: Reader) -> Option<String> {
+        let p = start.position();
+        let objectives: Vec<String> = p
+            .objectives
+            .iter()
+            .enumerate()
+            .map(|(s, c)| if reader.may_see(s) { c.letter().to_string() } else { "?".to_string() })
+            .collect();
+        let text = p.to_string();
+        let lines: Vec<String> = text
+            .lines()
+            .filter_map(|line| match line.split_whitespace().next() {
+                Some("bases" | "stock" | "to-move") => Some(line.to_string()),
+                Some("objectives") => Some(format!("objectives {}", objectives.join(" "))),
+                _ => None,
+            })
+            .collect();
+        Some(lines.join(" ; "))
+    }
+
+    fn start_from_deal(&self, text: &str) -> Result<(KabaleoState, Reader), ConfigError> {
+        let bad = |m: String| ConfigError::new(format!("deal: {m}"));
+        if text.len() > 1_000 {
+            return Err(bad("longer than 1000 bytes".into()));
+        }
+        let mut known: Option<Vec<Option<Colour>>> = None;
+        let mut lines = Vec::new();
+        for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            let (key, rest) = part.split_once(char::is_whitespace).unwrap_or((part, ""));
+            match key.to_ascii_lowercase().as_str() {
+                "objectives" => {
+                    let mut v = Vec::new();
+                    for ch in rest.chars().filter(|c| !c.is_whitespace()) {
+                        v.push(match ch {
+                            '?' => None,
+                            _ => Some(Colour::from_letter(ch).ok_or_else(|| {
+                                bad(format!("{ch:?} is not a colour letter (R O Y G B V) or ? in the objectives"))
+                            })?),
+                        });
+                    }
+                    known = Some(v);
+                }
+                "bases" | "stock" | "to-move" => lines.push(part.to_string()),
+                other => {
+                    return Err(bad(format!("unknown key {other:?}; a deal has bases, stock, objectives and to-move")));
+                }
+            }
+        }
+        let known = known.ok_or_else(|| bad("no objectives".into()))?;
+        let n = self.players();
+        if known.len() != n {
+            return Err(bad(format!("{} objectives for {n} players", known.len())));
+        }
+        // Fill the unknown objectives with the first colours no known one takes.
+        let mut pool = self.colours;
+        for c in known.iter().flatten() {
+            pool = pool.without(*c);
+        }
+        let mut free = pool.iter();
+        let filled: Vec<String> = known
+            .iter()
+            .map(|k| k.or_else(|| free.next()).map(|c| c.letter().to_string()).unwrap_or_else(|| "?".into()))
+            .collect();
+        lines.push(format!("objectives {}", filled.join(" ")));
+        let mut p = Position::parse(&lines.join("\n")).map_err(|e| bad(e.to_string()))?;
+        p.golden_rule = self.golden_rule;
+        let colours = p.bases.iter().fold(ColourSet::EMPTY, |s, &c| s.with(c));
+        if colours != self.colours {
+            return Err(bad(format!("the bases are of {colours}, but this game plays with {}", self.colours)));
+        }
+        if p.stocks.len() != n {
+            return Err(bad(format!("{} stocks for {n} players", p.stocks.len())));
+        }
+        let each = self.pieces() / n;
+        for (s, stock) in p.stocks.iter().enumerate() {
+            let count: usize = stock.iter().map(|&k| k as usize).sum();
+            if count != each {
+                return Err(bad(format!("player {} has {count} pieces; each has {each} at the start", s + 1)));
+            }
+            if self.deal == Deal::Even
+                && self.colours.iter().any(|c| stock[c.index()] as usize != PIECES_PER_COLOUR / n)
+            {
+                return Err(bad(format!(
+                    "player {} does not have {} pieces of each colour, as the even deal gives",
+                    s + 1,
+                    PIECES_PER_COLOUR / n
+                )));
+            }
+        }
+        let state = KabaleoState::from_position(&p).map_err(|e| bad(e.to_string()))?;
+        let seen: Vec<Seat> = (0..n).filter(|&s| known[s].is_some()).collect();
+        let reader = match seen.len() {
+            0 => Reader::Spectator,
+            1 => Reader::Seat(seen[0]),
+            k if k == n => Reader::Referee,
+            _ => {
+                return Err(bad(
+                    "it names one player's objective (what that player knows), all of them, or none".into()
+                ));
+            }
+        };
+        Ok((state, reader))
     }
 }
