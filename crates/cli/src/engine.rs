@@ -8,9 +8,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
-use plateau_ai::{PlayerSpec, Players};
+use std::time::Duration;
+
+use plateau_ai::{AnyPlayer, PlayerSpec, Players};
 use plateau_core::rand::{RngExt, SeedableRng};
-use plateau_core::{AnyMatch, Options, Reader, Registry, Setup, Turn};
+use plateau_core::{AnyMatch, Options, Outcome, Reader, Registry, Setup, Turn};
+use plateau_engine::{Engine, EngineError, Limits};
 use rand_chacha::ChaCha8Rng;
 
 use crate::GameArgs;
@@ -61,8 +64,17 @@ pub struct ArenaArgs {
     #[arg(long = "option", value_name = "NAME=VALUE")]
     options: Vec<String>,
     /// A player, one per seat (repeatable): the first is the one measured.
+    /// A built-in player (ai:5, alphabeta:time=100ms, mcts …) or an external
+    /// program speaking the engine protocol: "engine:COMMAND ARGS".
     #[arg(long = "player", value_name = "SPEC", required = true)]
     players: Vec<String>,
+    /// Time per move given to external engines (`go movetime`).
+    #[arg(long, default_value = "1s", value_parser = crate::protocol::duration)]
+    movetime: Duration,
+    /// How late an engine's bestmove may come after its move time before it
+    /// forfeits the game.
+    #[arg(long, default_value = "1s", value_parser = crate::protocol::duration)]
+    grace: Duration,
     /// Games to play (rounded up to a multiple of the number of seats, so
     /// that every player sits at every seat equally often).
     #[arg(long, default_value_t = 20)]
@@ -82,9 +94,55 @@ pub struct ArenaArgs {
     seed: u64,
 }
 
+/// A player of the arena: built in, or an external engine.
+#[derive(Clone, Debug)]
+enum Entrant {
+    Builtin(PlayerSpec),
+    Engine(String),
+}
+
+impl std::fmt::Display for Entrant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Entrant::Builtin(s) => write!(f, "{s}"),
+            Entrant::Engine(c) => write!(f, "engine:{c}"),
+        }
+    }
+}
+
+impl Entrant {
+    fn parse(text: &str) -> Result<Entrant> {
+        match text.trim().strip_prefix("engine:") {
+            Some(cmd) if cmd.trim().is_empty() => bail!("engine: needs the engine's command: engine:\"python3 my.py\""),
+            Some(cmd) => Ok(Entrant::Engine(cmd.trim().to_string())),
+            None => Ok(Entrant::Builtin(PlayerSpec::parse(text)?)),
+        }
+    }
+}
+
+/// A seat's player during one game.
+enum Seated {
+    Builtin(Box<dyn AnyPlayer>),
+    Engine(Box<Engine>),
+}
+
+/// What external engines did in one game, per player.
+#[derive(Clone, Copy, Default)]
+struct EngineStats {
+    moves: usize,
+    elapsed: Duration,
+    /// Elapsed minus the search time the engine reported, over the moves that reported one.
+    overhead: Duration,
+    reported: usize,
+}
+
 struct GameResult {
     /// Rank of each player (index into the player list), 0 best; ties equal.
     ranks: Vec<u8>,
+    /// Players that forfeited.
+    forfeits: Vec<usize>,
+    /// Per player: what its engine did (zero for built-in players).
+    engines: Vec<EngineStats>,
     /// For games with secrets: per player, right guesses and guesses made
     /// about the others' secrets just before the end.
     guesses: Vec<(usize, usize)>,
@@ -107,9 +165,20 @@ pub fn arena(registry: &Registry, args: ArenaArgs) -> Result<()> {
     if args.players.len() != seats {
         bail!("{} has {seats} seats here: give one --player for each", entry.info().name);
     }
-    let specs: Vec<PlayerSpec> = args.players.iter().map(|p| PlayerSpec::parse(p)).collect::<Result<_, _>>()?;
+    let specs: Vec<Entrant> = args.players.iter().map(|p| Entrant::parse(p)).collect::<Result<_, _>>()?;
     for s in &specs {
-        factory.create(s).map_err(|e| anyhow!("{s}: {e}"))?;
+        match s {
+            Entrant::Builtin(spec) => {
+                factory.create(spec).map_err(|e| anyhow!("{s}: {e}"))?;
+            }
+            Entrant::Engine(cmd) => {
+                let e = Engine::start(cmd).map_err(|e| anyhow!("{s}: {e}"))?;
+                if !e.plays(entry.info().name) {
+                    bail!("{s} does not claim {} (it plays: {})", entry.info().name, e.games.join(" "));
+                }
+                e.quit(Duration::from_secs(2));
+            }
+        }
     }
     let opening_plies: usize = match args.openings.as_str() {
         "none" => 0,
@@ -173,7 +242,7 @@ fn play_one(
     factory: &dyn Players,
     args: &ArenaArgs,
     options: &Options,
-    specs: &[PlayerSpec],
+    specs: &[Entrant],
     group: usize,
     rotation: usize,
     opening_plies: usize,
@@ -200,13 +269,57 @@ fn play_one(
     let _ = opening;
     // Seat s is played by player (s + rotation) mod seats.
     let player_at = |s: usize| (s + rotation) % seats;
-    let mut players: Vec<_> = (0..seats).map(|s| factory.create(&specs[player_at(s)])).collect::<Result<_, _>>()?;
+    let mut forfeits = Vec::new();
+    let mut engines = vec![EngineStats::default(); seats];
+    let mut players = Vec::with_capacity(seats);
     for s in 0..seats {
-        m.set_meta(&m.seat_name(s), &specs[player_at(s)].to_string());
+        let p = player_at(s);
+        m.set_meta(&m.seat_name(s), &specs[p].to_string());
+        players.push(match &specs[p] {
+            Entrant::Builtin(spec) => Some(Seated::Builtin(factory.create(spec)?)),
+            Entrant::Engine(cmd) => {
+                // The engine is told only what its seat may know.
+                match Engine::start(cmd).and_then(|mut e| e.new_game(&*m, Reader::Seat(s)).map(|_| e)) {
+                    Ok(e) => Some(Seated::Engine(Box::new(e))),
+                    Err(e) => {
+                        forfeit(&mut *m, s, &specs[p], &e, &[], group, rotation);
+                        forfeits.push(p);
+                        None
+                    }
+                }
+            }
+        });
     }
     while let Turn::Seat(s) = m.to_move() {
-        let c = players[s].choose(&*m).map_err(|e| anyhow!("{}: {e}", specs[player_at(s)]))?;
-        m.play(&c.mv).map_err(|e| anyhow!("{} chose the illegal move {}: {e}", specs[player_at(s)], c.mv))?;
+        let p = player_at(s);
+        let mv = match players[s].as_mut() {
+            Some(Seated::Builtin(player)) => player.choose(&*m).map_err(|e| anyhow!("{}: {e}", specs[p]))?.mv,
+            Some(Seated::Engine(e)) => match e.go(&*m, Limits::movetime(args.movetime), args.grace) {
+                Ok(played) => {
+                    let st = &mut engines[p];
+                    st.moves += 1;
+                    st.elapsed += played.elapsed;
+                    if let Some(t) = played.reported_time() {
+                        st.overhead += played.elapsed.saturating_sub(t);
+                        st.reported += 1;
+                    }
+                    played.mv
+                }
+                Err(err) => {
+                    let tail = e.stderr_tail();
+                    forfeit(&mut *m, s, &specs[p], &err, &tail, group, rotation);
+                    forfeits.push(p);
+                    break;
+                }
+            },
+            None => break, // forfeited before the first move
+        };
+        m.play(&mv).map_err(|e| anyhow!("{} chose the illegal move {mv}: {e}", specs[p]))?;
+    }
+    for p in players.into_iter().flatten() {
+        if let Seated::Engine(e) = p {
+            e.quit(Duration::from_secs(1));
+        }
     }
     let o = m.outcome().expect("the game is over");
     // Ranks by return: higher return, better rank.
@@ -221,7 +334,40 @@ fn play_one(
         guesses[p].0 += usize::from(g.right);
         guesses[p].1 += 1;
     }
-    Ok((GameResult { ranks, guesses, draw: o.is_draw(), plies: m.ply() }, m))
+    Ok((GameResult { ranks, forfeits, engines, guesses, draw: o.is_draw(), plies: m.ply() }, m))
+}
+
+/// A seat's engine failed: the game ends, that seat losing (the others
+/// share the win), and the failure is told with the engine's last words.
+fn forfeit(
+    m: &mut dyn AnyMatch,
+    seat: usize,
+    who: &Entrant,
+    err: &EngineError,
+    stderr: &[String],
+    group: usize,
+    rotation: usize,
+) {
+    let others: Vec<usize> = (0..m.seats()).filter(|&t| t != seat).collect();
+    m.adjudicate(Outcome::shared_win(m.seats(), &others, "forfeit"));
+    let mut text = format!(
+        "forfeit: {who} ({}) in game {} of group {}, ply {}: {} ({err})",
+        m.seat_name(seat),
+        rotation + 1,
+        group + 1,
+        m.ply(),
+        err.kind()
+    );
+    if stderr.is_empty() {
+        text.push_str("; it wrote nothing on its standard error");
+    } else {
+        text.push_str("; the end of its standard error:");
+        for line in stderr {
+            text.push_str("\n    ");
+            text.push_str(line);
+        }
+    }
+    eprintln!("{text}");
 }
 
 /// Elo difference for a score fraction.
@@ -243,7 +389,7 @@ fn wilson(p: f64, n: usize) -> (f64, f64) {
     (((centre - half) / d).max(0.0), ((centre + half) / d).min(1.0))
 }
 
-fn report(args: &ArenaArgs, specs: &[PlayerSpec], results: &[GameResult]) -> String {
+fn report(args: &ArenaArgs, specs: &[Entrant], results: &[GameResult]) -> String {
     let n = specs.len();
     let games = results.len();
     let mut out = String::new();
@@ -308,6 +454,30 @@ fn report(args: &ArenaArgs, specs: &[PlayerSpec], results: &[GameResult]) -> Str
                 lo,
                 hi
             );
+        }
+        let forfeits = results.iter().filter(|r| r.forfeits.contains(&p)).count();
+        let st = results.iter().fold(EngineStats::default(), |a, r| {
+            let e = r.engines[p];
+            EngineStats {
+                moves: a.moves + e.moves,
+                elapsed: a.elapsed + e.elapsed,
+                overhead: a.overhead + e.overhead,
+                reported: a.reported + e.reported,
+            }
+        });
+        if let Entrant::Engine(_) = spec {
+            let per = |d: Duration, n: usize| d.as_secs_f64() * 1000.0 / n.max(1) as f64;
+            let _ = writeln!(
+                out,
+                "{:<36} engine: {} moves, {:.1} ms a move, protocol overhead {:.2} ms a move (time to bestmove minus the search time it reported, over {} moves); forfeits {forfeits}",
+                "",
+                st.moves,
+                per(st.elapsed, st.moves),
+                per(st.overhead, st.reported),
+                st.reported
+            );
+        } else if forfeits > 0 {
+            let _ = writeln!(out, "{:<36} forfeits {forfeits}", "");
         }
         let (right, made) = results.iter().fold((0, 0), |(r, m), g| (r + g.guesses[p].0, m + g.guesses[p].1));
         if made > 0 {

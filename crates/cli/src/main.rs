@@ -6,6 +6,7 @@
 mod engine;
 mod options;
 mod play;
+mod protocol;
 mod serve;
 
 use std::io::{IsTerminal, Read};
@@ -68,6 +69,10 @@ enum Command {
     Bestmove(engine::BestmoveArgs),
     /// Play many games between computer players and measure their strength.
     Arena(engine::ArenaArgs),
+    /// Speak the engine protocol on standard input and output with one of Plateau's players.
+    Engine(protocol::EngineArgs),
+    /// Check that a program speaks the engine protocol correctly, and report.
+    EngineCheck(protocol::CheckArgs),
 }
 
 /// Which game, which variant and options, and optionally a record to start from.
@@ -167,6 +172,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::Loadtest(args) => serve::loadtest(args),
         Command::Bestmove(args) => engine::bestmove(&registry, args),
         Command::Arena(args) => engine::arena(&registry, args),
+        Command::Engine(args) => protocol::engine(&registry, args),
+        Command::EngineCheck(args) => protocol::engine_check(&registry, args),
     }
 }
 
