@@ -232,8 +232,10 @@ async fn clocks_survive_a_restart_without_charging_the_time_down() {
     let server = plateau_server::start(config.clone()).await.unwrap();
     let addr = server.addr();
     // A long clock and a short one, each with the second seat's clock running.
+    // The short one has time enough to be still running at the stop on a
+    // loaded machine (at 3 s it once fell before).
     let mut games = Vec::new();
-    for initial in [60, 3] {
+    for initial in [60, 8] {
         let (id, t0, _) =
             create(addr, json!({ "game": "abalone", "clock": {"initial": initial, "increment": 0} })).await;
         let (_, t1) = join(addr, &id, "Bea").await;
