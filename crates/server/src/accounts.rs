@@ -398,7 +398,14 @@ pub(crate) async fn sign_up(
     check_password(&req.password)?;
     st.1.attempt(client(info), None)?;
     let password = st.1.hash(req.password).await?;
-    let row = AccountRow { id: ids::new_game_id()?, name_key: name_key(&name), name, password, created_at: now_ms() };
+    let row = AccountRow {
+        id: ids::new_game_id()?,
+        name_key: name_key(&name),
+        name,
+        password,
+        created_at: now_ms(),
+        bot: false,
+    };
     if !st.0.store.create_account(&row).await.map_err(ApiError::storage)? {
         return Err(ApiError::conflict("name_taken", format!("the name {:?} is taken (in some case)", row.name)));
     }

@@ -76,6 +76,7 @@ pub(crate) async fn create(
 ) -> ApiResult<Response> {
     let req: CreateRequest = parse_json(body)?;
     let account = crate::accounts::account_of(&st, &headers).await?;
+    crate::bots::challenges_only(account.as_ref())?;
     let c = st.0.create(req, client_ip(info), account).await?;
     let body = json!({
         "id": c.id,
@@ -239,7 +240,9 @@ pub(crate) async fn join(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<Value>> {
     let req: JoinRequest = parse_json(body)?;
-    let account = crate::accounts::account_of(&st, &headers).await?.map(|a| (a.id, a.name));
+    let account = crate::accounts::account_of(&st, &headers).await?;
+    crate::bots::challenges_only(account.as_ref())?;
+    let account = account.map(|a| (a.id, a.name));
     let name = match &req.name {
         Some(n) => Some(clean_name(n).map_err(|e| ApiError::bad_request("bad_name", e))?),
         None => None,

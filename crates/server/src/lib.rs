@@ -65,6 +65,7 @@ pub mod store;
 
 mod accounts;
 mod api;
+mod bots;
 mod cluster;
 mod listen;
 mod lobby;
@@ -293,6 +294,8 @@ pub fn router(state: AppState, ui: Option<Router>) -> Router {
         .route("/api/leaderboard/{game}", get(profiles::leaderboard))
         .route("/api/account/games", get(profiles::my_games))
         .route("/api/account/claim", post(profiles::claim))
+        .route("/api/account/bot", get(bots::get_bot).post(bots::become_bot).put(bots::update_bot))
+        .route("/api/bots", get(bots::list))
         .route("/api/seeks", get(lobby::list_seeks).post(lobby::post_seek))
         .route("/api/seeks/{id}", get(lobby::get_seek).delete(lobby::cancel_seek))
         .route("/api/seeks/{id}/accept", post(lobby::accept_seek))

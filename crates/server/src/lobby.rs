@@ -147,6 +147,8 @@ impl Member {
             name_key: self.name_key.clone(),
             password: String::new(),
             created_at: self.created_at,
+            // A table does not read it.
+            bot: false,
         })
     }
 }

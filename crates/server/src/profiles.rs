@@ -126,10 +126,13 @@ pub(crate) async fn player(State(st): State<AppState>, Path(name): Path<String>)
         .iter()
         .map(|g| game_json(g, &t))
         .collect();
+    let bot = crate::bots::page(&st, &a).await?;
     Ok(Json(json!({
         "name": a.name,
         "created_at": a.created_at,
         "computer": is_computer(&a.id),
+        "bot": a.bot,
+        "bot_info": bot,
         "ratings": ratings,
         "results": results,
         "history": history,

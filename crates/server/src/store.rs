@@ -31,6 +31,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use sqlx::{ConnectOptions, QueryBuilder, Row, Sqlite};
 use tokio::sync::{mpsc, oneshot};
 
+pub(crate) mod bots;
 pub mod chat;
 pub(crate) mod players;
 pub mod postgres;
@@ -424,7 +425,7 @@ pub struct Listed {
 }
 
 /// What the server needs of a database.
-pub trait Storage: players::PlayerStore + Send + Sync + 'static {
+pub trait Storage: players::PlayerStore + bots::BotStore + Send + Sync + 'static {
     /// Apply these groups of writes in one transaction: all or nothing.
     fn commit<'a>(&'a self, groups: &'a [Vec<WriteOp>]) -> BoxFut<'a, Result<(), StoreError>>;
     /// A game with its seats and events.
@@ -486,6 +487,9 @@ pub struct AccountRow {
     pub password: String,
     /// Creation time, in milliseconds since 1970.
     pub created_at: i64,
+    /// Whether the account is a bot (`bots.rs`): it plays only through
+    /// challenges.
+    pub bot: bool,
 }
 
 impl std::fmt::Debug for AccountRow {
@@ -709,6 +713,8 @@ pub(crate) trait Cols {
     fn opt_text(&self, c: &str) -> Result<Option<String>, StoreError>;
     /// A `BIGINT` column.
     fn int(&self, c: &str) -> Result<i64, StoreError>;
+    /// A `BIGINT` column that may be `NULL`.
+    fn opt_int(&self, c: &str) -> Result<Option<i64>, StoreError>;
     /// An `INTEGER` column (four bytes in PostgreSQL) that may be `NULL`.
     fn opt_int32(&self, c: &str) -> Result<Option<i32>, StoreError>;
     /// A `DOUBLE PRECISION` column.
@@ -725,6 +731,9 @@ macro_rules! cols_for {
                 Ok(self.try_get(c)?)
             }
             fn int(&self, c: &str) -> Result<i64, StoreError> {
+                Ok(self.try_get(c)?)
+            }
+            fn opt_int(&self, c: &str) -> Result<Option<i64>, StoreError> {
                 Ok(self.try_get(c)?)
             }
             fn opt_int32(&self, c: &str) -> Result<Option<i32>, StoreError> {
@@ -799,6 +808,7 @@ pub(crate) fn account_row(r: &impl Cols) -> Result<AccountRow, StoreError> {
         name_key: r.text("name_key")?,
         password: r.text("password")?,
         created_at: r.int("created_at")?,
+        bot: r.int("bot")? != 0,
     })
 }
 
@@ -1044,7 +1054,7 @@ impl Storage for SqliteStore {
     }
 }
 
-const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.name_key, a.password, a.created_at";
+const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.name_key, a.password, a.created_at, a.bot";
 
 fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())

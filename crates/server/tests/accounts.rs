@@ -64,8 +64,8 @@ async fn sign_up_log_in_log_out_and_change_the_password() {
     assert_eq!(st, 200, "{p}");
     assert_eq!(
         p,
-        json!({ "name": "Alice", "created_at": a.body["created_at"], "computer": false, "ratings": {}, "results": {},
-                "history": {}, "recent": [] })
+        json!({ "name": "Alice", "created_at": a.body["created_at"], "computer": false, "bot": false, "bot_info": null,
+                "ratings": {}, "results": {}, "history": {}, "recent": [] })
     );
     let (st, v) = get(s.addr, "/api/players/nobody", None).await;
     assert_eq!((st, v["code"].as_str()), (404, Some("not_found")));

@@ -82,6 +82,14 @@ pub(crate) async fn post_challenge(
     }
     let terms =
         Terms::check(&st, &req.game, req.variant.as_deref(), &req.options, req.clock.as_ref(), req.rated, true)?;
+    if to.bot {
+        let clock = match terms.clock {
+            None => "none",
+            Some(_) if terms.is_correspondence() => "correspondence",
+            Some(_) => "live",
+        };
+        crate::bots::takes(&st, &to, terms.game, terms.rated, clock).await?;
+    }
     let ttl = if terms.is_correspondence() { CORRESPONDENCE_CHALLENGE_TTL } else { CHALLENGE_TTL };
     let now = now_ms();
     let c = Challenge {

@@ -122,6 +122,7 @@ pub(crate) async fn post_seek(
 ) -> Result<Response, ApiError> {
     let req: SeekRequest = parse(body)?;
     let account = crate::accounts::account_of(&st, &headers).await?;
+    crate::bots::challenges_only(account.as_ref())?;
     let terms = Terms::check(
         &st,
         &req.game,
@@ -248,6 +249,7 @@ pub(crate) async fn accept_seek(
 ) -> Result<Response, ApiError> {
     let req: AcceptRequest = parse(body)?;
     let account = crate::accounts::account_of(&st, &headers).await?;
+    crate::bots::challenges_only(account.as_ref())?;
     let stored = match &st.2.db {
         Some(db) => db.seek(&id).await?.filter(Seek::is_open),
         None => None,
@@ -422,6 +424,7 @@ pub(crate) async fn quick(
 ) -> Result<Response, ApiError> {
     let req: QuickRequest = parse(body)?;
     let account = crate::accounts::account_of(&st, &headers).await?;
+    crate::bots::challenges_only(account.as_ref())?;
     let rated = account.is_some();
     let terms = Terms::check(&st, &req.game, None, &BTreeMap::new(), req.clock.as_ref(), rated, rated)?;
     let ip = client_ip(info);

@@ -56,11 +56,14 @@ pub(crate) async fn upgrade(
     // The cookie's account only from this server's own pages (another
     // site's page must not read a visitor's challenges); a program sends
     // its access token.
-    let account = if headers.contains_key(axum::http::header::AUTHORIZATION) || crate::accounts::same_origin(&headers) {
-        crate::accounts::account_of(&st, &headers).await?.as_ref().map(Member::of)
+    let row = if headers.contains_key(axum::http::header::AUTHORIZATION) || crate::accounts::same_origin(&headers) {
+        crate::accounts::account_of(&st, &headers).await?
     } else {
         None
     };
+    let account = row.as_ref().map(Member::of);
+    // A bot is online while a lobby socket of it is open.
+    let bot = row.filter(|a| a.bot).map(|a| a.id);
     let shared = st.0.clone();
     if shared.connections.load(Ordering::Relaxed) >= shared.limits().max_connections {
         return Err(ApiError::new(
@@ -78,7 +81,11 @@ pub(crate) async fn upgrade(
         .write_buffer_size(0)
         .on_upgrade(move |socket| async move {
             shared.connections.fetch_add(1, Ordering::Relaxed);
+            let presence = bot.map(|id| crate::bots::Presence::start(&shared, id));
             run(&lobby, &shared, socket, account).await;
+            if let Some(p) = presence {
+                p.end(&shared, &lobby).await;
+            }
             shared.connections.fetch_sub(1, Ordering::Relaxed);
         })
         .into_response())
@@ -97,6 +104,16 @@ impl Drop for Registered<'_> {
 }
 
 impl Lobby {
+    /// Whether a lobby socket of this account is open on this instance.
+    pub(crate) fn connected(&self, account: &str) -> bool {
+        self.lock().by_account.contains_key(account)
+    }
+
+    /// Whether this account has a seek open (in this instance's copy).
+    pub(crate) fn has_seeks(&self, account: &str) -> bool {
+        self.lock().seeks.values().any(|s| s.is_open() && s.account().is_some_and(|a| a.id == account))
+    }
+
     /// Register a socket: it follows its account's seeks. Returns its id,
     /// its subscription to the list and the frames it gets first.
     fn open_sock(

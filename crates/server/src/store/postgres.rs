@@ -37,8 +37,8 @@ const IDLE_IN_TRANSACTION: &str = "3s";
 
 /// The PostgreSQL backend: a pool of connections, and one lock for writes.
 pub struct PgStore {
-    pool: PgPool,
-    writes: tokio::sync::Mutex<()>,
+    pub(super) pool: PgPool,
+    pub(super) writes: tokio::sync::Mutex<()>,
 }
 
 impl PgStore {
