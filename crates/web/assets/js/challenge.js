@@ -18,9 +18,10 @@ const twoSeats = (g) => g.min_seats <= 2 && g.max_seats >= 2;
  * The challenge button of player `name`'s page (an element, empty for a
  * guest and on one's own page). A computer level (`computer-N`) is not
  * challenged: its button makes a game against that level at once (rated
- * when logged in), as the lobby would.
+ * when logged in), as the lobby would. `only`: the games offered (a bot's),
+ * else every game for two.
  */
-export function challengeBox(name, computer = false) {
+export function challengeBox(name, computer = false, only = null) {
   const box = h('div', { class: 'challenge-box', 'data-challenge-box': name });
   const level = computer ? /^computer-(\d)$/i.exec(name) : null;
   if (computer && !level) return box;
@@ -28,7 +29,7 @@ export function challengeBox(name, computer = false) {
   Promise.all([getSession(), games()]).then(([me, catalog]) => {
     if (level) form.rated = !!me;
     if (!level && (!me || me.name.toLowerCase() === name.toLowerCase())) return;
-    const list = catalog.filter(twoSeats);
+    const list = catalog.filter((g) => twoSeats(g) && (!only || only.includes(g.name)));
     if (!list.length) return;
     form.game = list[0].name;
     const draw = () => {

@@ -1,5 +1,5 @@
 // The lobby: create a game, join an open one, watch a live one, replay a
-// finished one.
+// finished one; seeks and challenges (seeks.js), the bots (bots.js).
 
 import { api, tokens, playerName } from './api.js';
 import { h, toast, fill } from './dom.js';
@@ -10,6 +10,7 @@ import { getSession, onSession, playerPath } from './session.js';
 import { ratingText } from './ratings.js';
 import { controlPicker, controlText } from './clock.js';
 import { SeeksPanel } from './seeks.js';
+import { BotsPanel } from './bots.js';
 import { errorText } from './errors.js';
 
 const LAST = 'plateau.lastGame';
@@ -80,9 +81,11 @@ class Lobby {
     const last = localStorage.getItem(LAST);
     this.pick(this.catalog.find((g) => g.name === last) ? last : this.catalog[0].name, false);
     this.seeks = new SeeksPanel({ catalog: this.catalog, account: this.account, game: () => this.game });
+    this.bots = new BotsPanel();
     this.render();
     this.refreshSetup();
     this.seeks.start();
+    this.bots.start();
     this.loadLists();
     this.timers.push(setInterval(() => this.loadLists(), 10000));
   }
@@ -93,6 +96,7 @@ class Lobby {
     if (this.unLang) this.unLang();
     if (this.unSession) this.unSession();
     if (this.seeks) this.seeks.stop();
+    if (this.bots) this.bots.stop();
   }
 
   get info() {
@@ -223,7 +227,7 @@ class Lobby {
     fill(this.root, 
       h('div', { class: 'lobby' },
         h('section', { class: 'panel' }, h('h1', {}, t('lobby.new')), this.formBox),
-        h('div', {}, this.seeks ? this.seeks.el : null, h('section', { class: 'panel' }, this.listBox))),
+        h('div', {}, this.seeks ? this.seeks.el : null, this.bots ? this.bots.el : null, h('section', { class: 'panel' }, this.listBox))),
     );
     if (this.seeks) this.seeks.render();
     this.renderForm();

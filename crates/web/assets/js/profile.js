@@ -49,6 +49,19 @@ export function profilePage(root, name) {
   return () => { stopped = true; unLang(); };
 }
 
+/** What a bot's page says of it: online or not, its description, what it plays. */
+function botInfo(info, catalog) {
+  if (!info) return null;
+  const s = info.settings || {};
+  const plays = (s.games || []).map((g) => titleOf(catalog, g)).join(', ');
+  return h('div', { class: 'bot-info', 'data-bot-info': '' },
+    h('p', { class: 'row' },
+      h('span', { class: `dot${info.online ? ' on' : ''}`, role: 'img', 'aria-label': t(info.online ? 'bots.online' : 'bots.offline') }),
+      t(info.online ? 'bots.online' : 'bots.offline'), ' · ', t('prof.botHelp')),
+    s.description ? h('p', { class: 'bot-description' }, s.description) : null,
+    h('p', { class: 'muted' }, t('bots.plays', { games: plays })));
+}
+
 function profileView(p, catalog, mine) {
   const ratings = p.ratings || {};
   const results = p.results || {};
@@ -62,12 +75,14 @@ function profileView(p, catalog, mine) {
   const head = h('section', { class: 'panel profile-head' },
     h('h1', {},
       h('span', { class: 'player-name' }, p.name),
-      p.computer ? h('span', { class: 'badge computer', 'data-computer': 'true' }, t('prof.computer')) : null),
+      p.computer ? h('span', { class: 'badge computer', 'data-computer': 'true' }, t('prof.computer')) : null,
+      p.bot ? h('span', { class: 'badge bot', 'data-bot': 'true' }, t('prof.bot')) : null),
     p.computer
       ? h('p', { class: 'muted' }, t('prof.computerHelp'))
       : (p.created_at ? h('p', { class: 'muted' }, t('prof.since', { date: dateText(p.created_at) })) : null),
+    p.bot ? botInfo(p.bot_info, catalog) : null,
     mine ? h('p', {}, h('a', { href: '/account', 'data-link': '' }, t('prof.settings')), ' · ', h('a', { href: '/games', 'data-link': '' }, t('acct.myGames'))) : null,
-    mine ? null : challengeBox(p.name, p.computer));
+    mine ? null : challengeBox(p.name, p.computer, p.bot && p.bot_info && p.bot_info.settings ? p.bot_info.settings.games : null));
 
   const cards = order.map((g) => gameCard(g, titleOf(catalog, g), ratings[g], results[g], history[g] || []));
   const perGame = cards.length
