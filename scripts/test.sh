@@ -6,6 +6,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The engine protocol's tests run a small engine written in Python
+# (crates/engine/fixtures/random_engine.py): Debian's python3 if missing.
+if ! command -v python3 >/dev/null; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "the engine protocol's tests need python3: apt-get install python3 (as root)" >&2
+    exit 1
+  fi
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3
+fi
+
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --release
