@@ -75,6 +75,13 @@ enum Command {
     EngineCheck(protocol::CheckArgs),
 }
 
+impl Command {
+    /// Whether it writes to other programs' input (engines, a server).
+    fn talks_to_programs(&self) -> bool {
+        matches!(self, Command::Arena(_) | Command::EngineCheck(_))
+    }
+}
+
 /// Which game, which variant and options, and optionally a record to start from.
 #[derive(Args, Clone)]
 pub struct GameArgs {
@@ -97,12 +104,18 @@ pub struct GameArgs {
 fn main() -> ExitCode {
     // Like every Unix tool, end quietly when the reader of our output goes
     // away (`plateau moves … | head`), instead of failing on a broken pipe.
-    #[cfg(unix)]
-    // SAFETY: restoring the default action of a signal, before any thread starts.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let cli = parse_cli();
+    // Commands whose output goes to a pipe (`plateau perft … | head`) end
+    // quietly when it closes, as Unix tools do. Commands that talk to other
+    // programs through pipes keep SIGPIPE ignored: an engine that dies is
+    // then an error to handle (a forfeit), not the end of the arena.
+    #[cfg(unix)]
+    if !cli.command.talks_to_programs() {
+        // SAFETY: restoring the default action of a signal, before any thread starts.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
