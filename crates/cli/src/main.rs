@@ -3,6 +3,7 @@
 //! Every command works for every registered game through the type-erased layer
 //! of `plateau-core`; nothing here knows a game by name.
 
+mod bot;
 mod engine;
 mod options;
 mod play;
@@ -73,12 +74,14 @@ enum Command {
     Engine(protocol::EngineArgs),
     /// Check that a program speaks the engine protocol correctly, and report.
     EngineCheck(protocol::CheckArgs),
+    /// Connect an engine to a server as a bot account: accept challenges, play them, log them.
+    Bot(bot::BotArgs),
 }
 
 impl Command {
     /// Whether it writes to other programs' input (engines, a server).
     fn talks_to_programs(&self) -> bool {
-        matches!(self, Command::Arena(_) | Command::EngineCheck(_))
+        matches!(self, Command::Arena(_) | Command::EngineCheck(_) | Command::Bot(_))
     }
 }
 
@@ -187,6 +190,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Arena(args) => engine::arena(&registry, args),
         Command::Engine(args) => protocol::engine(&registry, args),
         Command::EngineCheck(args) => protocol::engine_check(&registry, args),
+        Command::Bot(args) => bot::bot(args),
     }
 }
 

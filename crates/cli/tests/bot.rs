@@ -1,0 +1,314 @@
+//! `plateau bot` against a real `plateau serve`: a Python engine speaking
+//! only the protocol plays as a bot account; a person (this test, over HTTP
+//! and the game's socket) challenges it. The bot declines what its settings
+//! leave out, plays Abalone and Kabaleo to the end, logs their records, and,
+//! killed in the middle of a game and started again, resumes it.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::*;
+use futures_util::{SinkExt, StreamExt};
+use plateau_client as client;
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+/// Generous: the machine may be slow and busy.
+const LONG: Duration = Duration::from_secs(180);
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+/// A running `plateau bot`, its output lines collected.
+struct BotProcess {
+    child: Child,
+    lines: Arc<Mutex<Vec<String>>>,
+}
+
+impl BotProcess {
+    /// Start the bot with the Python engine and `engine_args`.
+    fn start(
+        addr: SocketAddr,
+        token: &str,
+        log_dir: &Path,
+        engine_args: &str,
+        lines: Arc<Mutex<Vec<String>>>,
+    ) -> BotProcess {
+        let script = root().join("crates/engine/fixtures/random_engine.py");
+        let engine = format!("python3 {} --sleep-ms 150 {engine_args}", script.display());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_plateau"))
+            .args(["bot", "--server", &format!("http://{addr}"), "--engine", &engine])
+            .args(["--games", "abalone,kabaleo", "--rated", "no", "--clocks", "none", "--movetime", "3000"])
+            .args(["--concurrency", "2", "--log-dir"])
+            .arg(log_dir)
+            .env("PLATEAU_TOKEN", token)
+            .current_dir(root())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start plateau bot");
+        let out = child.stdout.take().unwrap();
+        let kept = lines.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines() {
+                let Ok(line) = line else { break };
+                eprintln!("[bot] {line}");
+                kept.lock().unwrap().push(line);
+            }
+        });
+        BotProcess { child, lines }
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Wait until a line of the bot's output has every one of `words`.
+    async fn wait_for(&self, words: &[&str]) -> String {
+        let start = Instant::now();
+        loop {
+            if let Some(l) = self.lines.lock().unwrap().iter().find(|l| words.iter().all(|w| l.contains(w))) {
+                return l.clone();
+            }
+            assert!(start.elapsed() < LONG, "the bot never logged a line with {words:?}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Kills the server when the test ends, passed or not.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Sign up `name` and make it an access token (with the session cookie, as
+/// the server's own page would).
+async fn sign_up(addr: SocketAddr, name: &str) -> String {
+    let r = client::post(addr, "/api/accounts", None, &json!({"name": name, "password": "correct horse battery"}))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{}", r.body);
+    let cookie = r.header("set-cookie").and_then(|c| c.split(';').next()).unwrap().to_string();
+    let origin = format!("http://{addr}");
+    let headers = [("cookie", cookie.as_str()), ("origin", origin.as_str())];
+    let body = json!({"label": "test"}).to_string();
+    let r =
+        client::request_with(None, addr, "POST", "/api/account/tokens", None, &headers, body.as_bytes()).await.unwrap();
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.json()["token"].as_str().unwrap().to_string()
+}
+
+async fn challenge(addr: SocketAddr, token: &str, to: &str, game: &str, options: Value) -> client::Response {
+    let body = json!({"to": to, "game": game, "options": options, "rated": false});
+    client::post(addr, "/api/challenges", Some(token), &body).await.unwrap()
+}
+
+/// The live game of `game` the account is in that is not in `known`.
+async fn new_game(addr: SocketAddr, token: &str, game: &str, known: &[String]) -> String {
+    let start = Instant::now();
+    loop {
+        let r = client::get(addr, "/api/account/games", Some(token)).await.unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
+        for g in r.json()["games"].as_array().unwrap() {
+            let id = g["id"].as_str().unwrap().to_string();
+            if g["game"] == game && g["status"] != "open" && !known.contains(&id) {
+                return id;
+            }
+        }
+        assert!(start.elapsed() < LONG, "the bot never accepted the challenge to {game}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+/// Play random legal moves as the account of `token` in game `id` over the
+/// game's socket until the game ends; the final state. With `pause`, after
+/// the first own move at ply `n` or later, say so and wait to be told to go
+/// on. With `offer_draw`, offer a draw after the first own move.
+async fn play(
+    addr: SocketAddr,
+    id: &str,
+    token: &str,
+    mut pause: Option<(usize, tokio::sync::oneshot::Sender<()>, tokio::sync::oneshot::Receiver<()>)>,
+    mut offer_draw: bool,
+) -> Value {
+    let mut req = format!("ws://{addr}/api/games/{id}/ws").into_client_request().unwrap();
+    req.headers_mut().insert("Authorization", format!("Bearer {token}").parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    let hello = json!({"type": "hello", "gestures": false}).to_string();
+    ws.send(Message::text(hello)).await.unwrap();
+    let mut rng: u64 = 0x9e37_79b9_7f4a_7c15 ^ id.len() as u64;
+    let start = Instant::now();
+    loop {
+        assert!(start.elapsed() < LONG * 2, "game {id} never ended");
+        let msg = tokio::time::timeout(LONG, ws.next()).await.expect("the game's socket went silent");
+        let text = match msg {
+            Some(Ok(Message::Text(t))) => t,
+            Some(Ok(Message::Close(c))) => panic!("the game's socket closed: {c:?}"),
+            None | Some(Err(_)) => panic!("the game's socket failed"),
+            Some(Ok(_)) => continue,
+        };
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let s = match v["type"].as_str() {
+            Some("welcome") | Some("state") => v["state"].clone(),
+            Some("update") => v.clone(),
+            Some("error") if v["state"].is_object() => v["state"].clone(),
+            _ => continue,
+        };
+        if s["status"] == "finished" || s["status"] == "aborted" {
+            return state_with_token(addr, id, token).await;
+        }
+        let Some(moves) = s["legal_moves"].as_array().filter(|m| !m.is_empty()) else { continue };
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let mv = moves[(rng % moves.len() as u64) as usize].as_str().unwrap();
+        let version = s["version"].as_u64().unwrap();
+        ws.send(Message::text(json!({"type": "move", "move": mv, "version": version}).to_string())).await.unwrap();
+        if offer_draw {
+            offer_draw = false;
+            ws.send(Message::text(json!({"type": "offer_draw"}).to_string())).await.unwrap();
+        }
+        let ply = s["ply"].as_u64().unwrap_or(0) as usize;
+        if pause.as_ref().is_some_and(|(n, _, _)| ply >= *n) {
+            let (_, told, go_on) = pause.take().unwrap();
+            told.send(()).unwrap();
+            go_on.await.unwrap();
+        }
+    }
+}
+
+async fn state_with_token(addr: SocketAddr, id: &str, token: &str) -> Value {
+    let r = client::get(addr, &format!("/api/games/{id}"), Some(token)).await.unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()
+}
+
+/// Wait for the bot's record of game `id` in `dir`.
+async fn record_in(dir: &Path, id: &str) -> String {
+    let path = dir.join(format!("{id}.txt"));
+    let start = Instant::now();
+    loop {
+        if let Ok(text) = std::fs::read_to_string(&path)
+            && text.contains("[Result")
+        {
+            return text;
+        }
+        assert!(start.elapsed() < LONG, "the bot never wrote {}", path.display());
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_plays_its_challenges_declines_the_others_and_resumes_after_a_kill() {
+    let dir = std::env::temp_dir().join(format!("plateau-bot-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let logs = dir.join("games");
+    let db = format!("sqlite://{}", dir.join("plateau.sqlite").display());
+    let (server, addr) = start_server(&db, &["--sync", "normal"]);
+    let _server = Killed(server);
+
+    let bot_token = sign_up(addr, "randombot").await;
+    let person = sign_up(addr, "person").await;
+    let r = client::post(addr, "/api/account/bot", Some(&bot_token), &json!({})).await.unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    // A challenge waiting before the bot starts, to a game the server's
+    // settings allow (every game, as made) but the bot's command line not.
+    let r = challenge(addr, &person, "randombot", "colorito", json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let early = r.json()["id"].as_str().unwrap().to_string();
+
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let mut bot = BotProcess::start(addr, &bot_token, &logs, "", lines.clone());
+    let line = bot.wait_for(&[&format!("challenge {early}"), "declined"]).await;
+    assert!(line.contains("colorito"), "{line}");
+    // It is no longer waiting, and the settings the bot wrote make the
+    // server refuse the next one itself.
+    let start = Instant::now();
+    loop {
+        let r = client::get(addr, "/api/challenges", Some(&person)).await.unwrap();
+        let open =
+            r.json()["outgoing"].as_array().unwrap().iter().any(|c| c["id"] == early.as_str() && c["status"] == "open");
+        if !open {
+            break;
+        }
+        assert!(start.elapsed() < LONG, "the declined challenge is still open");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let r = challenge(addr, &person, "randombot", "colorito", json!({})).await;
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert_eq!(r.json()["code"], "bot_refuses", "{}", r.body);
+
+    // Abalone, short: killed in the middle, started again, the bot goes on.
+    let r = challenge(addr, &person, "randombot", "abalone", json!({"max-plies": 40})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let abalone = new_game(addr, &person, "abalone", &[]).await;
+    let (told_tx, told_rx) = tokio::sync::oneshot::channel();
+    let (go_tx, go_rx) = tokio::sync::oneshot::channel();
+    let playing = {
+        let person = person.clone();
+        let id = abalone.clone();
+        tokio::spawn(async move { play(addr, &id, &person, Some((10, told_tx, go_rx)), true).await })
+    };
+    told_rx.await.unwrap();
+    bot.kill();
+    let moves_before = state_with_token(addr, &abalone, &person).await["history"].as_array().unwrap().len();
+    let mut bot = BotProcess::start(addr, &bot_token, &logs, "", lines.clone());
+    bot.wait_for(&[&format!("game {abalone}: resuming")]).await;
+    go_tx.send(()).unwrap();
+    let end = playing.await.unwrap();
+    assert_eq!(end["status"], "finished", "{end}");
+    assert!(end["result"].is_object(), "{end}");
+    assert!(end["history"].as_array().unwrap().len() > moves_before, "{end}");
+    let record = record_in(&logs, &abalone).await;
+    assert!(record.contains("[Game \"abalone\"]"), "{record}");
+    // Draws are declined by default.
+    bot.wait_for(&[&format!("game {abalone}: declines a draw offer")]).await;
+
+    // Kabaleo: hidden objectives, the bot's engine told only its own.
+    let r = challenge(addr, &person, "randombot", "kabaleo", json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let kabaleo = new_game(addr, &person, "kabaleo", std::slice::from_ref(&abalone)).await;
+    let end = play(addr, &kabaleo, &person, None, false).await;
+    assert_eq!(end["status"], "finished", "{end}");
+    assert!(end["result"].is_object(), "{end}");
+    let record = record_in(&logs, &kabaleo).await;
+    assert!(record.contains("[Game \"kabaleo\"]"), "{record}");
+    bot.wait_for(&[&format!("game {kabaleo}: over")]).await;
+
+    // An engine that crashes: the bot resigns, and says why.
+    bot.kill();
+    let mut bot = BotProcess::start(addr, &bot_token, &logs, "--crash-after 2", lines.clone());
+    let r = challenge(addr, &person, "randombot", "abalone", json!({"max-plies": 40})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let crash = new_game(addr, &person, "abalone", &[abalone.clone(), kabaleo.clone()]).await;
+    let end = play(addr, &crash, &person, None, false).await;
+    assert_eq!(end["status"], "finished", "{end}");
+    assert_eq!(end["result"]["reason"], "resignation", "{end}");
+    bot.wait_for(&[&format!("game {crash}: the engine failed (crash)")]).await;
+    bot.wait_for(&[&format!("game {crash}: resigns")]).await;
+
+    bot.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
