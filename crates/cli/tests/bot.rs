@@ -34,7 +34,8 @@ struct BotProcess {
 }
 
 impl BotProcess {
-    /// Start the bot with the Python engine and `engine_args`.
+    /// Start the bot with the Python engine and `engine_args`, taking
+    /// casual Abalone and Kabaleo without a clock.
     fn start(
         addr: SocketAddr,
         token: &str,
@@ -44,9 +45,22 @@ impl BotProcess {
     ) -> BotProcess {
         let script = root().join("crates/engine/fixtures/random_engine.py");
         let engine = format!("python3 {} --sleep-ms 150 {engine_args}", script.display());
+        let settings = ["--games", "abalone,kabaleo", "--rated", "no", "--clocks", "none", "--movetime", "3000"];
+        BotProcess::start_with(addr, token, log_dir, &engine, &settings, lines)
+    }
+
+    /// Start the bot with `engine` and the settings `args`.
+    fn start_with(
+        addr: SocketAddr,
+        token: &str,
+        log_dir: &Path,
+        engine: &str,
+        args: &[&str],
+        lines: Arc<Mutex<Vec<String>>>,
+    ) -> BotProcess {
         let mut child = Command::new(env!("CARGO_BIN_EXE_plateau"))
-            .args(["bot", "--server", &format!("http://{addr}"), "--engine", &engine])
-            .args(["--games", "abalone,kabaleo", "--rated", "no", "--clocks", "none", "--movetime", "3000"])
+            .args(["bot", "--server", &format!("http://{addr}"), "--engine", engine])
+            .args(args)
             .args(["--concurrency", "2", "--log-dir"])
             .arg(log_dir)
             .env("PLATEAU_TOKEN", token)
@@ -119,7 +133,10 @@ async fn sign_up(addr: SocketAddr, name: &str) -> String {
 }
 
 async fn challenge(addr: SocketAddr, token: &str, to: &str, game: &str, options: Value) -> client::Response {
-    let body = json!({"to": to, "game": game, "options": options, "rated": false});
+    challenge_with(addr, token, json!({"to": to, "game": game, "options": options, "rated": false})).await
+}
+
+async fn challenge_with(addr: SocketAddr, token: &str, body: Value) -> client::Response {
     client::post(addr, "/api/challenges", Some(token), &body).await.unwrap()
 }
 
@@ -310,5 +327,50 @@ async fn a_bot_plays_its_challenges_declines_the_others_and_resumes_after_a_kill
     bot.wait_for(&[&format!("game {crash}: resigns")]).await;
 
     bot.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plateau's own engine behind the protocol (ISMCTS for Kabaleo, which
+/// needs the deal: the seat's own objective) on a live clock.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plateau_s_own_engine_plays_kabaleo_on_a_live_clock() {
+    let dir = std::env::temp_dir().join(format!("plateau-bot-clock-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let logs = dir.join("games");
+    let db = format!("sqlite://{}", dir.join("plateau.sqlite").display());
+    let (server, addr) = start_server(&db, &["--sync", "normal"]);
+    let _server = Killed(server);
+
+    let bot_token = sign_up(addr, "plateaubot").await;
+    let person = sign_up(addr, "someone").await;
+    let r = client::post(addr, "/api/account/bot", Some(&bot_token), &json!({})).await.unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    let engine = format!(
+        "{} engine --player alphabeta:time=50ms --player kabaleo=ismcts:time=50ms",
+        env!("CARGO_BIN_EXE_plateau")
+    );
+    let settings = ["--games", "kabaleo", "--clocks", "live", "--min-initial", "60", "--movetime", "200"];
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let bot = BotProcess::start_with(addr, &bot_token, &logs, &engine, &settings, lines);
+    bot.wait_for(&["lobby: connected"]).await;
+
+    // Outside its settings: refused by the server (the bot wrote them).
+    let r = challenge(addr, &person, "plateaubot", "kabaleo", json!({})).await;
+    assert_eq!(r.status, 409, "no clock: {}", r.body);
+    let clock = json!({"initial": 120, "increment": 2});
+    let body = json!({"to": "plateaubot", "game": "kabaleo", "clock": clock, "rated": true});
+    let r = challenge_with(addr, &person, body).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = new_game(addr, &person, "kabaleo", &[]).await;
+    let end = play(addr, &id, &person, None, false).await;
+    assert_eq!(end["status"], "finished", "{end}");
+    assert!(end["result"].is_object(), "{end}");
+    let reason = end["result"]["reason"].as_str().unwrap_or("");
+    assert!(reason != "resignation" && reason != "time", "the bot should play to the end: {end}");
+    bot.wait_for(&[&format!("game {id}: over")]).await;
+    let record = record_in(&logs, &id).await;
+    assert!(record.contains("[Game \"kabaleo\"]"), "{record}");
+    drop(bot);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -28,9 +28,10 @@ const MAX_REFUSALS: u32 = 3;
 /// What a search gives back: the engine, and its answer.
 type Searched = (Engine, Result<Played, EngineError>);
 
-/// An engine searching, on a blocking thread, for the position of `version`.
+/// An engine searching, on a blocking thread, for the position after
+/// `history`.
 struct Thinking {
-    version: u64,
+    history: Vec<String>,
     handle: JoinHandle<Searched>,
 }
 
@@ -61,8 +62,9 @@ struct Game {
     draw_offers: Value,
     takeback_offers: Value,
     result: Value,
-    /// The version a move was sent at (not to send two for one position).
-    moved_at: Option<u64>,
+    /// The ply a move was sent at (not to send two for one position; an
+    /// offer changes the version, not the position).
+    moved_at: Option<usize>,
     refusals: u32,
     draw_answered: Option<u64>,
     takeback_answered: Option<u64>,
@@ -162,14 +164,14 @@ impl Game {
             enum Event {
                 Frame(Option<Result<Message, tungstenite::Error>>),
                 Silent,
-                Thought(u64, Box<Result<Searched, tokio::task::JoinError>>),
+                Thought(Vec<String>, Box<Result<Searched, tokio::task::JoinError>>),
             }
             let event = tokio::select! {
                 msg = tokio::time::timeout(SILENCE, ws.next()) => match msg {
                     Ok(m) => Event::Frame(m),
                     Err(_) => Event::Silent,
                 },
-                (version, r) = thought(thinking) => Event::Thought(version, Box::new(r)),
+                (history, r) = thought(thinking) => Event::Thought(history, Box::new(r)),
             };
             match event {
                 Event::Silent => return Ok(Ended::Lost("the socket is silent".into())),
@@ -183,7 +185,7 @@ impl Game {
                     }
                 }
                 Event::Frame(Some(Ok(_))) => {}
-                Event::Thought(version, r) => {
+                Event::Thought(history, r) => {
                     *thinking = None;
                     match *r {
                         Err(e) => {
@@ -192,7 +194,7 @@ impl Game {
                         }
                         Ok((engine, r)) => {
                             self.engine = Some(engine);
-                            self.thought(ws, version, r).await?;
+                            self.thought(ws, &history, r).await?;
                         }
                     }
                 }
@@ -230,7 +232,7 @@ impl Game {
         if thinking.is_some()
             || self.to_move != Some(you)
             || m.to_move() != Turn::Seat(you)
-            || self.moved_at == Some(self.version)
+            || self.moved_at == Some(m.ply())
         {
             return Ok(());
         }
@@ -241,29 +243,30 @@ impl Game {
             let r = engine.go(&*probe, Limits::movetime(movetime), grace);
             (engine, r)
         });
-        *thinking = Some(Thinking { version: self.version, handle });
+        *thinking = Some(Thinking { history: m.history(), handle });
         Ok(())
     }
 
-    /// The engine answered for the position of `version`.
-    async fn thought(&mut self, ws: &mut Socket, version: u64, r: Result<Played, EngineError>) -> Result<()> {
+    /// The engine answered for the position after `history`.
+    async fn thought(&mut self, ws: &mut Socket, history: &[String], r: Result<Played, EngineError>) -> Result<()> {
         match r {
             Ok(p) => {
-                if version != self.version || self.status != "live" {
+                let Some(m) = &self.m else { return Ok(()) };
+                if m.history() != history || self.status != "live" || self.to_move != self.you {
                     return Ok(()); // the position changed meanwhile: think again
                 }
+                let (ply, version) = (m.ply(), self.version);
                 let mut info = String::new();
                 if let Some(i) = p.infos.last() {
                     if let Some(d) = i.depth {
                         info.push_str(&format!(", depth {d}"));
                     }
                     if let Some(s) = &i.score {
-                        info.push_str(&format!(", score {s:?}"));
+                        info.push_str(&format!(", score {s}"));
                     }
                 }
-                let ply = self.m.as_ref().map_or(0, |m| m.ply()) + 1;
-                self.log(format!("ply {ply}: plays {} ({} ms{info})", p.mv, p.elapsed.as_millis()));
-                self.moved_at = Some(version);
+                self.log(format!("ply {}: plays {} ({} ms{info})", ply + 1, p.mv, p.elapsed.as_millis()));
+                self.moved_at = Some(ply);
                 if let Err(e) = send(ws, &json!({"type": "move", "move": p.mv, "version": version})).await {
                     self.moved_at = None;
                     return Err(anyhow!("sending the move: {e}"));
@@ -315,16 +318,18 @@ impl Game {
             Some("error") => {
                 let code = v["code"].as_str().unwrap_or("?");
                 self.log(format!("the server says {code}: {}", v["message"].as_str().unwrap_or("")));
-                if self.moved_at == Some(self.version) {
-                    self.refusals += 1;
-                    if self.refusals >= MAX_REFUSALS {
-                        self.log("the server refused the engine's moves; resigning");
-                        self.failed = true;
-                    }
-                    self.moved_at = None;
-                }
+                // A refused move comes with the state: if the position is
+                // still the one the move was sent in, think again (a few times).
                 if v["state"].is_object() {
                     self.state(&v["state"]).await?;
+                    if self.moved_at.is_some() && self.moved_at == self.m.as_ref().map(|m| m.ply()) {
+                        self.refusals += 1;
+                        if self.refusals >= MAX_REFUSALS {
+                            self.log("the server refused the engine's moves; resigning");
+                            self.failed = true;
+                        }
+                        self.moved_at = None;
+                    }
                 }
             }
             _ => {}
@@ -433,6 +438,7 @@ impl Game {
                 Some("takeback") => {
                     let plies = e["plies"].as_u64().unwrap_or(0);
                     self.log(format!("{plies} moves taken back"));
+                    self.moved_at = None;
                     if let Some(m) = self.m.as_mut() {
                         for _ in 0..plies {
                             m.undo();
@@ -565,9 +571,12 @@ pub fn move_time(clock: &Value, left: u64, cap: Option<Duration>) -> (Duration, 
 }
 
 /// Wait for the search, if any (never ends otherwise).
-async fn thought(thinking: &mut Option<Thinking>) -> (u64, Result<Searched, tokio::task::JoinError>) {
+async fn thought(thinking: &mut Option<Thinking>) -> (Vec<String>, Result<Searched, tokio::task::JoinError>) {
     match thinking {
-        Some(t) => (t.version, (&mut t.handle).await),
+        Some(t) => {
+            let r = (&mut t.handle).await;
+            (std::mem::take(&mut t.history), r)
+        }
         None => std::future::pending().await,
     }
 }
