@@ -168,48 +168,62 @@ async fn play(
     mut pause: Option<(usize, tokio::sync::oneshot::Sender<()>, tokio::sync::oneshot::Receiver<()>)>,
     mut offer_draw: bool,
 ) -> Value {
-    let mut req = format!("ws://{addr}/api/games/{id}/ws").into_client_request().unwrap();
-    req.headers_mut().insert("Authorization", format!("Bearer {token}").parse().unwrap());
-    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-    let hello = json!({"type": "hello", "gestures": false}).to_string();
-    ws.send(Message::text(hello)).await.unwrap();
     let mut rng: u64 = 0x9e37_79b9_7f4a_7c15 ^ id.len() as u64;
     let start = Instant::now();
-    loop {
+    // A socket that fails (the server restarted) is opened again.
+    'connect: loop {
         assert!(start.elapsed() < LONG * 2, "game {id} never ended");
-        let msg = tokio::time::timeout(LONG, ws.next()).await.expect("the game's socket went silent");
-        let text = match msg {
-            Some(Ok(Message::Text(t))) => t,
-            Some(Ok(Message::Close(c))) => panic!("the game's socket closed: {c:?}"),
-            None | Some(Err(_)) => panic!("the game's socket failed"),
-            Some(Ok(_)) => continue,
+        let mut req = format!("ws://{addr}/api/games/{id}/ws").into_client_request().unwrap();
+        req.headers_mut().insert("Authorization", format!("Bearer {token}").parse().unwrap());
+        let Ok((mut ws, _)) = tokio_tungstenite::connect_async(req).await else {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            continue;
         };
-        let v: Value = serde_json::from_str(&text).unwrap();
-        let s = match v["type"].as_str() {
-            Some("welcome") | Some("state") => v["state"].clone(),
-            Some("update") => v.clone(),
-            Some("error") if v["state"].is_object() => v["state"].clone(),
-            _ => continue,
-        };
-        if s["status"] == "finished" || s["status"] == "aborted" {
-            return state_with_token(addr, id, token).await;
+        let hello = json!({"type": "hello", "gestures": false}).to_string();
+        if ws.send(Message::text(hello)).await.is_err() {
+            continue;
         }
-        let Some(moves) = s["legal_moves"].as_array().filter(|m| !m.is_empty()) else { continue };
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let mv = moves[(rng % moves.len() as u64) as usize].as_str().unwrap();
-        let version = s["version"].as_u64().unwrap();
-        ws.send(Message::text(json!({"type": "move", "move": mv, "version": version}).to_string())).await.unwrap();
-        if offer_draw {
-            offer_draw = false;
-            ws.send(Message::text(json!({"type": "offer_draw"}).to_string())).await.unwrap();
-        }
-        let ply = s["ply"].as_u64().unwrap_or(0) as usize;
-        if pause.as_ref().is_some_and(|(n, _, _)| ply >= *n) {
-            let (_, told, go_on) = pause.take().unwrap();
-            told.send(()).unwrap();
-            go_on.await.unwrap();
+        loop {
+            assert!(start.elapsed() < LONG * 2, "game {id} never ended");
+            let msg = tokio::time::timeout(LONG, ws.next()).await.expect("the game's socket went silent");
+            let text = match msg {
+                Some(Ok(Message::Text(t))) => t,
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => {
+                    tokio::time::sleep(Duration::from_millis(300)).await;
+                    continue 'connect;
+                }
+                Some(Ok(_)) => continue,
+            };
+            let v: Value = serde_json::from_str(&text).unwrap();
+            let s = match v["type"].as_str() {
+                Some("welcome") | Some("state") => v["state"].clone(),
+                Some("update") => v.clone(),
+                Some("error") if v["state"].is_object() => v["state"].clone(),
+                _ => continue,
+            };
+            if s["status"] == "finished" || s["status"] == "aborted" {
+                return state_with_token(addr, id, token).await;
+            }
+            let Some(moves) = s["legal_moves"].as_array().filter(|m| !m.is_empty()) else { continue };
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let mv = moves[(rng % moves.len() as u64) as usize].as_str().unwrap();
+            let version = s["version"].as_u64().unwrap();
+            let sent = ws.send(Message::text(json!({"type": "move", "move": mv, "version": version}).to_string()));
+            if sent.await.is_err() {
+                continue 'connect;
+            }
+            if offer_draw {
+                offer_draw = false;
+                let _ = ws.send(Message::text(json!({"type": "offer_draw"}).to_string())).await;
+            }
+            let ply = s["ply"].as_u64().unwrap_or(0) as usize;
+            if pause.as_ref().is_some_and(|(n, _, _)| ply >= *n) {
+                let (_, told, go_on) = pause.take().unwrap();
+                told.send(()).unwrap();
+                go_on.await.unwrap();
+            }
         }
     }
 }
@@ -372,5 +386,77 @@ async fn plateau_s_own_engine_plays_kabaleo_on_a_live_clock() {
     let record = record_in(&logs, &id).await;
     assert!(record.contains("[Game \"kabaleo\"]"), "{record}");
     drop(bot);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `plateau serve` on `at` (as `start_server`, which takes any port).
+fn serve_at(db: &str, at: &str) -> (Child, SocketAddr) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plateau"))
+        .args(["serve", "--addr", at, "--ai-threads", "1", "--sync", "normal", "--db", db])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start plateau serve");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let addr = loop {
+        let line = lines.next().expect("the server printed its address").unwrap();
+        if let Some(rest) = line.split("listening on http://").nth(1) {
+            break rest.trim().parse().unwrap();
+        }
+    };
+    std::thread::spawn(move || for _ in lines {});
+    (child, addr)
+}
+
+/// The server killed in the middle of a game and started again on the same
+/// address and database: the bot's sockets come back, and the game ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_reconnects_after_the_server_restarts() {
+    let dir = std::env::temp_dir().join(format!("plateau-bot-restart-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let logs = dir.join("games");
+    let db = format!("sqlite://{}", dir.join("plateau.sqlite").display());
+    // A free port, to start the server again where the bot looks for it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let at = format!("127.0.0.1:{port}");
+    let (server, addr) = serve_at(&db, &at);
+    let mut server = Killed(server);
+
+    let bot_token = sign_up(addr, "steadybot").await;
+    let person = sign_up(addr, "patient").await;
+    let r = client::post(addr, "/api/account/bot", Some(&bot_token), &json!({})).await.unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let bot = BotProcess::start(addr, &bot_token, &logs, "", lines);
+    bot.wait_for(&["lobby: connected"]).await;
+
+    let r = challenge(addr, &person, "steadybot", "abalone", json!({"max-plies": 30})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = new_game(addr, &person, "abalone", &[]).await;
+    let (told_tx, told_rx) = tokio::sync::oneshot::channel();
+    let (go_tx, go_rx) = tokio::sync::oneshot::channel();
+    let playing = {
+        let person = person.clone();
+        let id = id.clone();
+        tokio::spawn(async move { play(addr, &id, &person, Some((6, told_tx, go_rx)), false).await })
+    };
+    told_rx.await.unwrap();
+    let _ = server.0.kill();
+    let _ = server.0.wait();
+    bot.wait_for(&[&format!("game {id}: the socket closed")]).await;
+    let (again, addr2) = serve_at(&db, &at);
+    assert_eq!(addr2, addr);
+    server = Killed(again);
+    go_tx.send(()).unwrap();
+    let end = playing.await.unwrap();
+    assert_eq!(end["status"], "finished", "{end}");
+    assert!(end["result"].is_object(), "{end}");
+    assert!(end["history"].as_array().unwrap().len() > 8, "{end}");
+    bot.wait_for(&[&format!("game {id}: over")]).await;
+    record_in(&logs, &id).await;
+    drop(bot);
+    drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
