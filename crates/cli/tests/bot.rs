@@ -460,3 +460,57 @@ async fn the_bot_reconnects_after_the_server_restarts() {
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Colorito and Abraxas at once, up to --concurrency: a third challenge
+/// while both are going is declined.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_games_at_once_and_no_more() {
+    let dir = std::env::temp_dir().join(format!("plateau-bot-two-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let logs = dir.join("games");
+    let db = format!("sqlite://{}", dir.join("plateau.sqlite").display());
+    let (server, addr) = start_server(&db, &["--sync", "normal"]);
+    let _server = Killed(server);
+
+    let bot_token = sign_up(addr, "busybot").await;
+    let person = sign_up(addr, "visitor").await;
+    let r = client::post(addr, "/api/account/bot", Some(&bot_token), &json!({})).await.unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    let engine = format!("python3 {}", root().join("crates/engine/fixtures/random_engine.py").display());
+    let settings = ["--games", "colorito,abraxas", "--movetime", "1000"];
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let bot = BotProcess::start_with(addr, &bot_token, &logs, &engine, &settings, lines);
+    bot.wait_for(&["lobby: connected"]).await;
+
+    let r = challenge(addr, &person, "busybot", "colorito", json!({"max-moves": 15})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let colorito = new_game(addr, &person, "colorito", &[]).await;
+    let r = challenge(addr, &person, "busybot", "abraxas", json!({"max-plies": 30})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let abraxas = new_game(addr, &person, "abraxas", &[]).await;
+    let r = challenge(addr, &person, "busybot", "colorito", json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let third = r.json()["id"].as_str().unwrap().to_string();
+    let line = bot.wait_for(&[&format!("challenge {third}"), "declined"]).await;
+    assert!(line.contains("at once"), "{line}");
+
+    let a = {
+        let (person, id) = (person.clone(), colorito.clone());
+        tokio::spawn(async move { play(addr, &id, &person, None, false).await })
+    };
+    let b = {
+        let (person, id) = (person.clone(), abraxas.clone());
+        tokio::spawn(async move { play(addr, &id, &person, None, false).await })
+    };
+    for end in [a.await.unwrap(), b.await.unwrap()] {
+        assert_eq!(end["status"], "finished", "{end}");
+        assert!(end["result"].is_object(), "{end}");
+        let reason = end["result"]["reason"].as_str().unwrap_or("");
+        assert!(reason != "resignation", "{end}");
+    }
+    record_in(&logs, &colorito).await;
+    record_in(&logs, &abraxas).await;
+    drop(bot);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -154,6 +154,8 @@ impl Game {
         if let Err(e) = send(ws, &hello).await {
             return Ok(Ended::Lost(format!("hello: {e}")));
         }
+        // What was sent on a socket that failed may not have arrived.
+        (self.resigned_at, self.draw_answered, self.takeback_answered) = (None, None, None);
         loop {
             if self.status == "finished" || self.status == "aborted" {
                 return Ok(Ended::Over(self.result.clone()));
@@ -180,6 +182,9 @@ impl Game {
                 }
                 Event::Frame(Some(Ok(Message::Text(t)))) => {
                     let v: Value = serde_json::from_str(&t).unwrap_or(Value::Null);
+                    if v["type"] == "welcome" && v["you"].is_null() {
+                        return Err(anyhow!("the server does not seat the bot in this game"));
+                    }
                     if let Err(e) = self.frame(ws, &v).await {
                         return Ok(Ended::Lost(format!("{e:#}")));
                     }
@@ -194,7 +199,9 @@ impl Game {
                         }
                         Ok((engine, r)) => {
                             self.engine = Some(engine);
-                            self.thought(ws, &history, r).await?;
+                            if let Err(e) = self.thought(ws, &history, r).await {
+                                return Ok(Ended::Lost(format!("{e:#}")));
+                            }
                         }
                     }
                 }
@@ -307,9 +314,6 @@ impl Game {
             Some("welcome") => {
                 if let Some(you) = v["you"].as_u64() {
                     self.you = Some(you as usize);
-                }
-                if self.you.is_none() {
-                    return Err(anyhow!("the server does not seat the bot in this game"));
                 }
                 self.state(&v["state"]).await?;
             }
