@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(here, '..');
 export const ARTIFACTS = path.join(here, 'artifacts');
-const BIN = process.env.PLATEAU_BIN || path.join(ROOT, 'target', 'release', 'plateau');
+export const BIN = process.env.PLATEAU_BIN || path.join(ROOT, 'target', 'release', 'plateau');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 fs.mkdirSync(ARTIFACTS, { recursive: true });
@@ -308,4 +308,28 @@ export function serverWithAndBrowser(extra) {
     await env.server?.stop();
   });
   return env;
+}
+
+/** A request as a program sends it: JSON, with a token or a cookie; the status, headers and body, whatever the status. */
+export async function call(server, method, p, { body, token, cookie } = {}) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (cookie) {
+    headers.cookie = cookie;
+    headers.origin = server.url;
+  }
+  const res = await fetch(server.url + p, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
+}
+
+/** A bot, as its program makes it: an account, a token, then POST /api/account/bot; its token. */
+export async function makeBot(server, name, settings) {
+  const a = await call(server, 'POST', '/api/accounts', { body: { name, password: 'correct horse' } });
+  if (a.status !== 201) throw new Error(`sign-up of ${name}: ${a.status} ${JSON.stringify(a.body)}`);
+  const cookie = a.headers.get('set-cookie').split(';')[0];
+  const t = await call(server, 'POST', '/api/account/tokens', { cookie, body: { label: 'bot' } });
+  if (t.status !== 201) throw new Error(`token of ${name}: ${t.status} ${JSON.stringify(t.body)}`);
+  const b = await call(server, 'POST', '/api/account/bot', { token: t.body.token, body: settings });
+  if (b.status !== 200) throw new Error(`bot ${name}: ${b.status} ${JSON.stringify(b.body)}`);
+  return t.body.token;
 }

@@ -7,36 +7,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, newPlayer, until, shot } from '../lib.js';
+import { serverAndBrowser, newPlayer, until, shot, makeBot } from '../lib.js';
 
 const env = serverAndBrowser();
 
-/** A request as a program sends it: JSON, with a token or a cookie. */
-async function call(method, path, { body, token, cookie } = {}) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (cookie) {
-    headers.cookie = cookie;
-    headers.origin = env.server.url;
-  }
-  const res = await fetch(env.server.url + path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
-}
-
-/** A bot, as its program makes it: an account, a token, then POST /api/account/bot. */
-async function makeBot(name, settings) {
-  const a = await call('POST', '/api/accounts', { body: { name, password: 'correct horse' } });
-  assert.equal(a.status, 201);
-  const cookie = a.headers.get('set-cookie').split(';')[0];
-  const t = await call('POST', '/api/account/tokens', { cookie, body: { label: 'bot' } });
-  assert.equal(t.status, 201);
-  const b = await call('POST', '/api/account/bot', { token: t.body.token, body: settings });
-  assert.equal(b.status, 200, JSON.stringify(b.body));
-  return t.body.token;
-}
-
 test('a bot is listed in the lobby and challenged from it; its page has the BOT badge', async () => {
-  await makeBot('Robo_e2e', { games: ['abalone', 'colorito'], clocks: ['none', 'live'], description: 'Plays its first legal move.' });
+  await makeBot(env.server, 'Robo_e2e', { games: ['abalone', 'colorito'], clocks: ['none', 'live'], description: 'Plays its first legal move.' });
   const p = await newPlayer(env.browser);
   const { page } = p;
   await page.goto(env.server.url + '/signup');

@@ -456,7 +456,16 @@ struct Inner {
     /// Seeks whose last follower here went away, their grace not yet
     /// written in the shared tables (PostgreSQL).
     released: Vec<String>,
+    /// Challenges accepted lately, each party's news (with `"again":
+    /// true`) until [`ACCEPTED_KEPT`] after: a lobby socket of that account
+    /// opened meanwhile gets it on connect (a bot accepts at once, before
+    /// the challenger's page has its socket again).
+    accepted: Vec<(Instant, String, Utf8Bytes)>,
 }
+
+/// How long the news of an accepted challenge is told again to its
+/// parties' new lobby sockets.
+const ACCEPTED_KEPT: Duration = Duration::from_secs(600);
 
 /// The seeks waiting (open or being matched) that a new seek's caps count.
 struct Waiting<'a> {
@@ -581,6 +590,23 @@ impl Inner {
         {
             self.close_sock(sock, Instant::now());
         }
+    }
+
+    /// Keep the news of an accepted challenge for `account`'s sockets to come.
+    fn remember_accepted(&mut self, account: &str, f: Utf8Bytes) {
+        let now = Instant::now();
+        self.accepted.retain(|(until, _, _)| *until > now);
+        // At most 20 challenges an account makes at once, and as many to it:
+        // a bound on the news kept per account.
+        if self.accepted.iter().filter(|(_, a, _)| a == account).count() < 100 {
+            self.accepted.push((now + ACCEPTED_KEPT, account.to_string(), f));
+        }
+    }
+
+    /// The news of challenges accepted lately for `account`.
+    fn accepted_for(&self, account: &str) -> Vec<Utf8Bytes> {
+        let now = Instant::now();
+        self.accepted.iter().filter(|(until, a, _)| *until > now && a == account).map(|(_, _, f)| f.clone()).collect()
     }
 
     fn send_account(&mut self, account: &str, f: &Utf8Bytes) {

@@ -665,6 +665,16 @@ async fn challenges_are_made_accepted_declined_and_cancelled() {
         (&f["challenge"]["status"], &f["seat"], &f["token"]),
         (&json!("accepted"), &json!(max_seat), &r.body["token"])
     );
+    // A lobby socket Lea opens later (her page came back after the bot
+    // accepted at once) hears it again, marked `again`, with her seat.
+    let mut lea_again = lea.lobby().await;
+    let f = lea_again.until("challenge").await;
+    assert_eq!(
+        (&f["challenge"]["status"], &f["game"], &f["seat"], &f["again"]),
+        (&json!("accepted"), &json!(game), &json!(1 - max_seat), &json!(true)),
+        "{f}"
+    );
+    drop(lea_again);
     let st = state(&lea, &game).await;
     assert_eq!((&st["rated"], &st["clock"]), (&json!(true), &clock), "{st}");
     both_play(&game, (&lea, 1 - max_seat), (&max, max_seat)).await;

@@ -146,13 +146,19 @@ pub(super) fn tell_accepted(
     challenger_token: Option<&str>,
     challenged_token: Option<&str>,
 ) {
-    let news = |seat: usize, token: Option<&str>| {
-        frame(&json!({
+    let news = |seat: usize, token: Option<&str>, again: bool| {
+        let mut v = json!({
             "type": "challenge", "challenge": c.json("accepted"), "game": game, "seat": seat, "token": token,
-        }))
+        });
+        if again {
+            v["again"] = json!(true);
+        }
+        frame(&v)
     };
-    inner.send_account(&c.from.id, &news(challenger_seat, challenger_token));
-    inner.send_account(&c.to.id, &news(1 - challenger_seat, challenged_token));
+    inner.send_account(&c.from.id, &news(challenger_seat, challenger_token, false));
+    inner.send_account(&c.to.id, &news(1 - challenger_seat, challenged_token, false));
+    inner.remember_accepted(&c.from.id, news(challenger_seat, challenger_token, true));
+    inner.remember_accepted(&c.to.id, news(1 - challenger_seat, challenged_token, true));
 }
 
 /// `GET /api/challenges` → `{"incoming": [...], "outgoing": [...]}`.

@@ -142,6 +142,7 @@ impl Lobby {
             let (incoming, outgoing) = inner.challenges_of(&m.id);
             first.push(frame(&json!({ "type": "challenges", "incoming": incoming, "outgoing": outgoing })));
             first.extend(matched(&inner, &mine));
+            first.extend(inner.accepted_for(&m.id));
         }
         (sock, list, first)
     }

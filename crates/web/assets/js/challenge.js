@@ -11,6 +11,7 @@ import { getSession } from './session.js';
 import { games } from './ratings.js';
 import { controlPicker } from './clock.js';
 import { errorText } from './errors.js';
+import { noteSentChallenge } from './seeks.js';
 
 const twoSeats = (g) => g.min_seats <= 2 && g.max_seats >= 2;
 
@@ -76,7 +77,8 @@ export function challengeBox(name, computer = false, only = null) {
         const body = { to: name, game: form.game, rated: form.rated };
         if (form.clock) body.clock = form.clock;
         try {
-          await api('/api/challenges', { method: 'POST', body });
+          const made = await api('/api/challenges', { method: 'POST', body });
+          if (made && made.id) noteSentChallenge(made.id);
           toast(t('chal.sent', { who: name }));
           // The lobby follows the challenge and starts the game when it is accepted.
           navigate('/');

@@ -38,6 +38,27 @@ function writeMine(m) {
   sessionStorage.setItem(MINE, JSON.stringify(m));
 }
 
+/** The challenges sent from this tab and not yet answered (their ids). */
+const SENT = 'plateau.challenges.sent';
+
+function readSent() {
+  try {
+    const v = JSON.parse(sessionStorage.getItem(SENT) || '[]');
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Note a challenge sent from this tab: when it is accepted, even before the lobby's socket is back, the tab enters its game. */
+export function noteSentChallenge(id) {
+  sessionStorage.setItem(SENT, JSON.stringify([...readSent().filter((x) => x !== id), id].slice(-20)));
+}
+
+function forgetSent(id) {
+  sessionStorage.setItem(SENT, JSON.stringify(readSent().filter((x) => x !== id)));
+}
+
 /** Go to a game this browser now has a seat in. */
 function enter(r) {
   const id = r.game || r.id;
@@ -334,10 +355,16 @@ export class SeeksPanel {
     const me = this.account && this.account.name.toLowerCase();
     const outgoing = !!me && String(c.from || '').toLowerCase() === me;
     if (c.status === 'accepted' && m.game) {
+      // News told again to a new socket (`again`): only the tab that sent
+      // the challenge and has not entered its game yet goes to it.
+      const sentHere = readSent().includes(c.id);
+      forgetSent(c.id);
+      if (m.again && !sentHere) return;
       if (outgoing) toast(t('chal.accepted', { who: c.to }));
       enter(m);
       return;
     }
+    if (c.status !== 'open') forgetSent(c.id);
     if (c.status === 'declined' && outgoing) toast(t('chal.declined', { who: c.to }));
     const list = this.challenges || { incoming: [], outgoing: [] };
     const without = (xs) => xs.filter((x) => x.id !== c.id);
