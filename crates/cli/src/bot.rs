@@ -484,26 +484,40 @@ async fn challenge(
         _ => return,
     }
     let what = describe(ch);
+    // A request that never reached the server (the network) is tried again
+    // when the challenge is listed again (the lobby socket's reconnection);
+    // one the server refused (expired, cancelled) is not.
     match policy.judge(ch, bot.busy()) {
         Err(why) => {
             answered.insert(id.to_string(), false);
             log(format!("challenge {id} from {from} ({what}): declined: {why}"));
-            let r = bot.api.send("POST", &format!("/api/challenges/{id}/decline"), Some(&json!({}))).await;
-            if let Err(e) = r.and_then(|r| r.ok()) {
-                log(format!("challenge {id}: the decline failed: {e:#}"));
+            match bot.api.send("POST", &format!("/api/challenges/{id}/decline"), Some(&json!({}))).await {
+                Err(e) => {
+                    answered.remove(id);
+                    log(format!("challenge {id}: the decline failed: {e:#}"));
+                }
+                Ok(r) if !(200..300).contains(&r.status) => {
+                    log(format!("challenge {id}: the decline failed: {} {}", r.status, r.message()));
+                }
+                Ok(_) => {}
             }
         }
         Ok(()) => {
             answered.insert(id.to_string(), true);
-            let r = bot.api.send("POST", &format!("/api/challenges/{id}/accept"), Some(&json!({}))).await;
-            match r.and_then(|r| r.ok()) {
-                Ok(v) => {
-                    log(format!("challenge {id} from {from} ({what}): accepted"));
-                    if let Some(game) = v["game"].as_str() {
-                        bot.play(game, &format!("{what} against {from}"));
-                    }
+            match bot.api.send("POST", &format!("/api/challenges/{id}/accept"), Some(&json!({}))).await {
+                Err(e) => {
+                    answered.remove(id);
+                    log(format!("challenge {id} from {from} ({what}): could not accept: {e:#}"));
                 }
-                Err(e) => log(format!("challenge {id} from {from} ({what}): could not accept: {e:#}")),
+                Ok(r) => match r.ok() {
+                    Ok(v) => {
+                        log(format!("challenge {id} from {from} ({what}): accepted"));
+                        if let Some(game) = v["game"].as_str() {
+                            bot.play(game, &format!("{what} against {from}"));
+                        }
+                    }
+                    Err(e) => log(format!("challenge {id} from {from} ({what}): could not accept: {e:#}")),
+                },
             }
         }
     }

@@ -284,11 +284,9 @@ impl Game {
                 if let Some(engine) = &self.engine {
                     let tail = engine.stderr_tail();
                     if !tail.is_empty() {
-                        line.push_str("; its last lines on stderr:");
-                        for l in tail.iter().rev().take(10).rev() {
-                            line.push_str("\n    ");
-                            line.push_str(l);
-                        }
+                        // One line: the last ten lines, joined.
+                        let last: Vec<&str> = tail.iter().rev().take(10).rev().map(|l| l.trim()).collect();
+                        line.push_str(&format!("; its last lines on stderr: {}", last.join(" | ")));
                     }
                 }
                 self.log(line);
