@@ -197,6 +197,9 @@ pub struct Bot {
     log_dir: Option<PathBuf>,
     /// The games being played, by id.
     active: Mutex<HashSet<String>>,
+    /// The games played to their end by this process (a lobby socket opened
+    /// again is told of recently accepted challenges again).
+    done: Mutex<HashSet<String>>,
 }
 
 /// One line of the log, with the time (UTC).
@@ -346,6 +349,7 @@ async fn run(args: BotArgs, api: Api) -> Result<()> {
         accept_draws: args.accept_draws,
         log_dir: args.log_dir.clone(),
         active: Mutex::new(HashSet::new()),
+        done: Mutex::new(HashSet::new()),
     });
     lobby(bot, policy).await
 }
@@ -361,14 +365,19 @@ impl Bot {
             log(format!("ignoring the game id {id:?}: not a plain id"));
             return;
         }
-        if !self.active.lock().unwrap_or_else(|e| e.into_inner()).insert(id.to_string()) {
+        if self.done.lock().unwrap_or_else(|e| e.into_inner()).contains(id)
+            || !self.active.lock().unwrap_or_else(|e| e.into_inner()).insert(id.to_string())
+        {
             return;
         }
-        log(format!("game {id}: {why}"));
+        if !why.is_empty() {
+            log(format!("game {id}: {why}"));
+        }
         let bot = self.clone();
         let id = id.to_string();
         tokio::spawn(async move {
             game::play(bot.clone(), id.clone()).await;
+            bot.done.lock().unwrap_or_else(|e| e.into_inner()).insert(id.clone());
             bot.active.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
         });
     }
@@ -427,11 +436,13 @@ async fn lobby(bot: Arc<Bot>, policy: Policy) -> Result<()> {
                     match v["type"].as_str() {
                         Some("challenges") => {
                             for ch in v["incoming"].as_array().into_iter().flatten() {
-                                challenge(&bot, &policy, ch, None, &mut answered).await;
+                                challenge(&bot, &policy, ch, None, false, &mut answered).await;
                             }
                         }
                         Some("challenge") => {
-                            challenge(&bot, &policy, &v["challenge"], v["game"].as_str(), &mut answered).await
+                            let game = v["game"].as_str();
+                            let again = v["again"].as_bool() == Some(true);
+                            challenge(&bot, &policy, &v["challenge"], game, again, &mut answered).await
                         }
                         Some("error") => log(format!("lobby: error {}: {}", v["code"], v["message"])),
                         _ => {}
@@ -458,12 +469,14 @@ async fn lobby(bot: Arc<Bot>, policy: Policy) -> Result<()> {
 }
 
 /// Answer one challenge (an incoming `open` one), or start the game of
-/// one accepted (`game`: its id, beside the challenge in the frame).
+/// one accepted (`game`: its id, beside the challenge in the frame;
+/// `again`: told again to a new socket, the game perhaps long over).
 async fn challenge(
     bot: &Arc<Bot>,
     policy: &Policy,
     ch: &Value,
     game: Option<&str>,
+    again: bool,
     answered: &mut HashMap<String, bool>,
 ) {
     let Some(id) = ch["id"].as_str() else { return };
@@ -477,7 +490,8 @@ async fn challenge(
             // Accepted here (or by another program with the same account):
             // play it if it is not played yet.
             if let Some(game) = game {
-                bot.play(game, &format!("from the challenge {id} of {from}"));
+                let why = if again { String::new() } else { format!("from the challenge {id} of {from}") };
+                bot.play(game, &why);
             }
             return;
         }

@@ -70,6 +70,8 @@ struct Game {
     takeback_answered: Option<u64>,
     /// The engine failed: the bot resigns.
     failed: bool,
+    /// The game was live at some point of this task.
+    saw_live: bool,
     resigned_at: Option<u64>,
 }
 
@@ -96,19 +98,25 @@ pub async fn play(bot: Arc<Bot>, id: String) {
         draw_answered: None,
         takeback_answered: None,
         failed: false,
+        saw_live: false,
         resigned_at: None,
     };
     let mut thinking: Option<Thinking> = None;
     let outcome = g.run(&mut thinking).await;
     drop(thinking); // a search still going ends with its thread; its engine is then killed
     match outcome {
+        // Over before this process saw it live (told again of an old
+        // challenge after a restart): logged before, unless its record is missing.
+        Ok(_) if !g.saw_live && g.record_path().is_none_or(|p| p.exists()) => {}
         Ok(result) => g.log(format!("over: {}", g.describe_result(&result))),
         Err(e) => g.log(format!("left: {e:#}")),
     }
     if let Some(e) = g.engine.take() {
         let _ = tokio::task::spawn_blocking(move || e.quit(Duration::from_secs(2))).await;
     }
-    g.save_record().await;
+    if g.saw_live || g.record_path().is_some_and(|p| !p.exists()) {
+        g.save_record().await;
+    }
 }
 
 impl Game {
@@ -346,6 +354,7 @@ impl Game {
         }
         if let Some(st) = s["status"].as_str() {
             self.status = st.to_string();
+            self.saw_live |= st == "live";
         }
         if s.get("to_move").is_some() {
             self.to_move = s["to_move"].as_u64().map(|n| n as usize);
@@ -525,12 +534,15 @@ impl Game {
         format!("{text} ({reason}), {side}")
     }
 
+    /// Where the record goes: `DIR/<id>.txt` with --log-dir.
+    fn record_path(&self) -> Option<std::path::PathBuf> {
+        let dir = self.bot.log_dir.as_ref()?;
+        super::safe_id(&self.id).then(|| dir.join(format!("{}.txt", self.id)))
+    }
+
     /// Write the final record to the log directory.
     async fn save_record(&mut self) {
-        let Some(dir) = &self.bot.log_dir else { return };
-        if !super::safe_id(&self.id) {
-            return;
-        }
+        let Some(path) = self.record_path() else { return };
         let r = match self.bot.api.get(&format!("/api/games/{}/record?format=text", self.id)).await {
             Ok(r) if (200..300).contains(&r.status) => r,
             Ok(r) => {
@@ -542,7 +554,6 @@ impl Game {
                 return;
             }
         };
-        let path = dir.join(format!("{}.txt", self.id));
         match std::fs::write(&path, r.body.as_bytes()) {
             Ok(()) => self.log(format!("record written to {}", path.display())),
             Err(e) => self.log(format!("could not write {}: {e}", path.display())),
