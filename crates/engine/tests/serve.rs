@@ -7,7 +7,7 @@ use std::io::{Cursor, Write};
 use std::sync::{Arc, Mutex};
 
 use plateau_ai::PlayerSpec;
-use plateau_core::{Reader, Registry, Setup};
+use plateau_core::{Reader, Setup};
 use plateau_engine::Reply;
 use plateau_engine::serve::{Identity, Specs, serve};
 
