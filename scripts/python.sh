@@ -3,7 +3,8 @@
 #
 # 1. A virtual environment under target/python-venv (python3 -m venv; on
 #    Debian, python3-venv is installed with apt-get when it is missing and we
-#    are root), with maturin, pytest and numpy from PyPI at pinned versions.
+#    are root), with maturin, pytest, numpy and mypy (for the type stubs'
+#    test) from PyPI at pinned versions.
 # 2. The release build of the `plateau` binary (the tests compare with it).
 # 3. The package's wheel (abi3, release) built by maturin into
 #    target/python-wheels and installed into the environment.
@@ -29,8 +30,10 @@ done
 command -v python3 >/dev/null || { echo "scripts/python.sh needs python3 (3.9 or later)" >&2; exit 1; }
 python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 9) else 1)' ||
   { echo "the plateau package needs Python 3.9 or later; python3 is $(python3 --version)" >&2; exit 1; }
-# numpy: the newest release with wheels for this Python.
+# numpy: the newest release with wheels for this Python; mypy (the stubs'
+# test) likewise.
 NUMPY_VERSION=$(python3 -c 'import sys; print("2.0.2" if sys.version_info < (3, 10) else "2.2.6" if sys.version_info < (3, 14) else "2.4.6")')
+MYPY_VERSION=$(python3 -c 'import sys; print("1.14.1" if sys.version_info < (3, 10) else "2.4.1")')
 
 venv=target/python-venv
 if [ ! -x "$venv/bin/python" ]; then
@@ -47,7 +50,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 py="$PWD/$venv/bin/python"
 "$py" -m pip install --quiet --disable-pip-version-check \
-  "maturin==$MATURIN_VERSION" "pytest==$PYTEST_VERSION" "numpy==$NUMPY_VERSION"
+  "maturin==$MATURIN_VERSION" "pytest==$PYTEST_VERSION" "numpy==$NUMPY_VERSION" "mypy==$MYPY_VERSION"
 
 cargo build --release -p plateau
 

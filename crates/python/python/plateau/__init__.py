@@ -11,18 +11,16 @@ with their rules in Rust, and Plateau's computer players, for game-AI research.
 See the package's README for examples.
 """
 
-from typing import TYPE_CHECKING, Optional, Union
+from typing import Optional, Union
 
 from ._plateau import Choice, Player, State, __version__, games
-
-if TYPE_CHECKING:
-    from ._plateau import GameInfo
+from ._types import GameInfo, InformationState, LevelInfo, OptionInfo, VariantInfo
 
 #: Who looks at a state: a seat number (0-based), ``"spectator"`` or ``"referee"``.
 Reader = Union[int, str]
 
 
-def game_info(name: str) -> "GameInfo":
+def game_info(name: str) -> GameInfo:
     """The description of one game (an element of :func:`games`), found by
     name, case-insensitively. Raises ``ValueError`` for an unknown game."""
     for g in games():
@@ -47,4 +45,18 @@ def play_random(state: State, rng_seed: Optional[int] = None, max_plies: Optiona
     return state
 
 
-__all__ = ["Choice", "Player", "Reader", "State", "__version__", "game_info", "games", "play_random"]
+__all__ = [
+    "Choice",
+    "GameInfo",
+    "InformationState",
+    "LevelInfo",
+    "OptionInfo",
+    "Player",
+    "Reader",
+    "State",
+    "VariantInfo",
+    "__version__",
+    "game_info",
+    "games",
+    "play_random",
+]

@@ -3,85 +3,15 @@
 Everything here is re-exported by ``plateau``; import it from there.
 """
 
-from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
+from typing import Any, Dict, List, Literal, Optional, Tuple, Union, final
 
+from ._types import GameInfo, InformationState
+
+__all__ = ["Choice", "Player", "State", "__version__", "games"]
 __version__: str
 
 #: Who looks at a state: a seat number (0-based), ``"spectator"`` or ``"referee"``.
 _Reader = Union[int, str, None]
-
-class VariantInfo(TypedDict):
-    """One variant: a named preset of option values."""
-
-    name: str
-    help: str
-    #: The option values it presets.
-    options: Dict[str, str]
-
-class _OptionInfoBase(TypedDict):
-    name: str
-    #: ``"int"``, ``"optional-int"``, ``"bool"``, ``"choice"``, ``"text"`` or ``"content"``.
-    kind: Literal["int", "optional-int", "bool", "choice", "text", "content"]
-    #: The default value, as text.
-    default: str
-    #: The values it takes, in words.
-    values: str
-    help: str
-
-class OptionInfo(_OptionInfoBase, total=False):
-    """One option of a game. ``min`` and ``max`` are given for integers,
-    ``choices`` for a choice."""
-
-    min: int
-    max: int
-    choices: List[str]
-
-class LevelInfo(TypedDict):
-    """One of the six levels of a game's computer player."""
-
-    level: int
-    #: The player spec it stands for (``"alphabeta:time=1s"``).
-    spec: str
-    label: str
-
-class GameInfo(TypedDict):
-    """The description of a game, as :func:`games` lists it."""
-
-    name: str
-    title: str
-    summary: str
-    #: How moves are written, for players.
-    notation: str
-    min_players: int
-    max_players: int
-    #: Whether some information is secret (Kabaleo's objectives).
-    hidden: bool
-    #: Whether the set-up is drawn from the seed.
-    uses_seed: bool
-    has_draws: bool
-    #: The variants; the first is the default.
-    variants: List[VariantInfo]
-    options: List[OptionInfo]
-    levels: List[LevelInfo]
-
-class InformationState(TypedDict):
-    """Everything one seat may know (see :meth:`State.information_state`)."""
-
-    game: str
-    variant: str
-    options: Dict[str, str]
-    num_players: int
-    seat: int
-    ply: int
-    current_player: Optional[int]
-    legal_moves: List[str]
-    history: List[str]
-    movers: List[int]
-    deal: Optional[str]
-    view: Dict[str, Any]
-    start_view: Dict[str, Any]
-    result: Optional[str]
-    returns: Optional[List[float]]
 
 def games() -> List[GameInfo]:
     """Every game, in the order ``plateau games`` lists them: name, title,
@@ -90,6 +20,7 @@ def games() -> List[GameInfo]:
     (name, kind, bounds or choices, default, values in words, help) and the six
     levels of its computer player."""
 
+@final
 class State:
     """One game in progress of any of Plateau's games: its set-up, its position
     and the moves played. Moves are text in the game's notation.
@@ -104,13 +35,13 @@ class State:
     what that seat may know.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         game: str,
         variant: Optional[str] = None,
         options: Optional[Dict[str, Union[str, int, bool, None]]] = None,
         seed: int = 0,
-    ) -> None: ...
+    ) -> "State": ...
     @staticmethod
     def from_record(text: str, game: Optional[str] = None, variant: Optional[str] = None) -> "State":
         """Replay a record (the format of ``plateau replay`` and ``plateau
@@ -201,6 +132,7 @@ class State:
     def __str__(self) -> str:
         """The referee's drawing of the position."""
 
+@final
 class Choice:
     """What a player chose, and what its search did."""
 
@@ -230,6 +162,7 @@ class Choice:
     def pv(self) -> List[str]:
         """The principal variation (its first move is :attr:`move`)."""
 
+@final
 class Player:
     """One of Plateau's computer players for one game, from a player spec as
     ``plateau arena`` takes it: ``random``, ``greedy``,
@@ -238,7 +171,7 @@ class Player:
     in the spec) fixes its randomness. Raises ``ValueError`` for an unknown
     game or a spec the game's players refuse."""
 
-    def __init__(self, game: str, spec: str, seed: Optional[int] = None) -> None: ...
+    def __new__(cls, game: str, spec: str, seed: Optional[int] = None) -> "Player": ...
     @property
     def game(self) -> str:
         """The game it plays."""
