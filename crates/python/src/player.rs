@@ -18,7 +18,10 @@ use crate::state::State;
 /// fixed seed and a budget that is not a time, its choices are reproducible.
 ///
 /// A player may keep state between moves (a search tree it reuses); use one
-/// player per seat and per game.
+/// player per seat and per game. A player of a game with hidden information
+/// reads only the knowledge of the seat to move: on a state built from one
+/// seat's record, ask it only for that seat's moves (the other seats' secrets
+/// there are made up).
 #[pyclass(module = "plateau._plateau", name = "Player")]
 pub struct Player {
     game: &'static str,

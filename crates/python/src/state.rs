@@ -94,10 +94,11 @@ impl State {
         self.m.variant()
     }
 
-    /// The options as they were set (not the variant's presets), as strings.
+    /// The options as they were set (not the variant's presets): a dict of
+    /// names to text values.
     #[getter]
-    fn options(&self) -> Vec<(String, String)> {
-        self.m.setup().options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    fn options(&self) -> std::collections::BTreeMap<String, String> {
+        self.m.setup().options.0.clone()
     }
 
     /// The number of seats (players).
@@ -155,6 +156,15 @@ impl State {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> State {
         self.clone()
+    }
+
+    /// Pickling: a state is its referee's record, replayed by
+    /// :meth:`from_record` (so that states cross process boundaries, as
+    /// ``multiprocessing`` needs).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_record = slf.get_type().getattr("from_record")?;
+        let record = slf.borrow_mut().record(None)?;
+        Ok((from_record, (record,)))
     }
 
     /// Whether the game is over.

@@ -53,7 +53,7 @@ def test_every_variant_starts(game, variant):
 def test_options_variants_and_errors():
     s = plateau.State("kabaleo", options={"players": 3, "golden-rule": False}, seed=5)
     assert s.num_players == 3
-    assert dict(s.options) == {"players": "3", "golden-rule": "false"}
+    assert s.options == {"players": "3", "golden-rule": "false"}
     with pytest.raises(ValueError, match="unknown game"):
         plateau.State("chess")
     with pytest.raises(ValueError):
@@ -96,3 +96,15 @@ def test_apply_returns_the_canonical_text():
     mv = s.legal_moves()[0]
     assert s.apply(mv.upper()) == mv
     assert s.history() == [mv]
+
+
+@pytest.mark.parametrize("game,variant", all_variants())
+def test_states_pickle_through_their_record(game, variant):
+    import pickle
+
+    s = plateau.State(game, variant, seed=3)
+    s.apply(s.legal_moves()[0])
+    for state in [s, plateau.State.from_record(s.record(0))]:
+        back = pickle.loads(pickle.dumps(state))
+        assert back.record() == state.record() and back.view() == state.view()
+        assert back.legal_moves() == state.legal_moves()

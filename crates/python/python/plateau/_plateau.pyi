@@ -57,8 +57,8 @@ class State:
     def variant(self) -> str:
         """The variant played (``"custom"`` when the options match no variant)."""
     @property
-    def options(self) -> List[Tuple[str, str]]:
-        """The options as they were set, as ``(name, value)`` text pairs."""
+    def options(self) -> Dict[str, str]:
+        """The options as they were set (not the variant's presets), as text."""
     @property
     def num_players(self) -> int:
         """The number of seats."""
@@ -85,6 +85,8 @@ class State:
         """An independent copy."""
     def __copy__(self) -> "State": ...
     def __deepcopy__(self, memo: Any) -> "State": ...
+    def __reduce__(self) -> Tuple[Any, Tuple[str]]:
+        """Pickling: a state is its referee's record, replayed by :meth:`from_record`."""
     def is_terminal(self) -> bool:
         """Whether the game is over."""
     def returns(self) -> List[float]:
@@ -169,7 +171,12 @@ class Player:
     ``alphabeta:time=100ms``, ``mcts:iterations=1000``,
     ``ismcts:iterations=500``, ``ai:1`` to ``ai:6``. ``seed`` (or ``seed=``
     in the spec) fixes its randomness. Raises ``ValueError`` for an unknown
-    game or a spec the game's players refuse."""
+    game or a spec the game's players refuse.
+
+    A player may keep state between moves (a search tree it reuses): use one
+    player per seat and per game. A player of a game with hidden information
+    reads only the knowledge of the seat to move; on a state built from one
+    seat's record, ask it only for that seat's moves."""
 
     def __new__(cls, game: str, spec: str, seed: Optional[int] = None) -> "Player": ...
     @property
