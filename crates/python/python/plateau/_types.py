@@ -1,12 +1,13 @@
 """The shapes of the dicts ``plateau`` returns, as ``TypedDict``s for type
 checkers (they are plain dicts at run time)."""
 
-from typing import Any, Dict, List, Literal, Optional, TypedDict
+from typing import Any, Dict, List, Literal, Optional
+import typing
 
 __all__ = ["GameInfo", "InformationState", "LevelInfo", "OptionInfo", "VariantInfo"]
 
 
-class VariantInfo(TypedDict):
+class VariantInfo(typing.TypedDict):
     """One variant: a named preset of option values."""
 
     name: str
@@ -15,7 +16,7 @@ class VariantInfo(TypedDict):
     options: Dict[str, str]
 
 
-class _OptionInfoBase(TypedDict):
+class _OptionInfoBase(typing.TypedDict):
     name: str
     #: ``"int"``, ``"optional-int"``, ``"bool"``, ``"choice"``, ``"text"`` or ``"content"``.
     kind: Literal["int", "optional-int", "bool", "choice", "text", "content"]
@@ -35,7 +36,7 @@ class OptionInfo(_OptionInfoBase, total=False):
     choices: List[str]
 
 
-class LevelInfo(TypedDict):
+class LevelInfo(typing.TypedDict):
     """One of the six levels of a game's computer player."""
 
     level: int
@@ -44,7 +45,7 @@ class LevelInfo(TypedDict):
     label: str
 
 
-class GameInfo(TypedDict):
+class GameInfo(typing.TypedDict):
     """The description of a game, as :func:`games` lists it."""
 
     name: str
@@ -65,7 +66,7 @@ class GameInfo(TypedDict):
     levels: List[LevelInfo]
 
 
-class InformationState(TypedDict):
+class InformationState(typing.TypedDict):
     """Everything one seat may know (see :meth:`State.information_state`)."""
 
     game: str
