@@ -46,7 +46,7 @@ def without_deal(info):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_information_states_hide_the_other_objectives(variant):
     checked = 0
-    for seed in range(12):
+    for seed in range(24):
         truth = plateau.State("kabaleo", variant, seed=seed)
         n = truth.num_players
         colours = truth.view()["colours"]
