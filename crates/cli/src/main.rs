@@ -85,6 +85,14 @@ impl Command {
     }
 }
 
+/// Who may read all of `m`: the referee, unless it was made from one
+/// reader's deal (a seat's record of a hidden game in progress): then that
+/// reader, so that secrets the record does not hold are never shown as if
+/// known.
+fn known_to(m: &dyn AnyMatch) -> Reader {
+    m.dealt_for().unwrap_or(Reader::Referee)
+}
+
 /// Which game, which variant and options, and optionally a record to start from.
 #[derive(Args, Clone)]
 pub struct GameArgs {
@@ -178,7 +186,7 @@ fn run(cli: Cli) -> Result<()> {
             if json {
                 println!("{}", serde_json::to_string_pretty(&summary(&*m))?);
             } else {
-                print!("{}", m.render(Reader::Referee, color()));
+                print!("{}", m.render(known_to(&*m), color()));
                 println!("{}", result_line(&*m));
             }
             Ok(())
@@ -286,7 +294,7 @@ fn summary(m: &dyn AnyMatch) -> serde_json::Value {
         "seats": (0..m.seats()).map(|s| m.seat_name(s)).collect::<Vec<_>>(),
         "history": m.history(),
     });
-    if let (Value::Object(out), Value::Object(view)) = (&mut obj, m.view(Reader::Referee)) {
+    if let (Value::Object(out), Value::Object(view)) = (&mut obj, m.view(known_to(m))) {
         for (k, v) in view {
             out.entry(k).or_insert(v);
         }

@@ -407,3 +407,17 @@ fn replay_with_repetition_off_reads_records_of_other_systems() {
     let v: serde_json::Value = serde_json::from_slice(&eight.stdout).unwrap();
     assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1/2-1/2"), Some("threefold repetition")));
 }
+
+#[test]
+fn replay_of_a_seat_record_in_progress_shows_only_that_seat_secret() {
+    // Kabaleo, seed 42, two players: objectives O and R (pinned in the
+    // Kabaleo crate's set-up test). Player 2's record after one move.
+    let record = "[Game \"kabaleo\"]\n[Variant \"standard\"]\n\
+                  [Deal \"bases YGRROROOGGYYGROY ; stock R2 O1 Y5 G4 ; stock R4 O5 Y1 G2 ; objectives ? R ; to-move 2\"]\n\
+                  1... O12 *\n";
+    let out = plateau(&["replay", "-", "--json"], record);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["objectives"], serde_json::json!([null, "R"]), "{v}");
+    assert_eq!(v["plies"], 1);
+}
