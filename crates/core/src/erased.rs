@@ -225,8 +225,10 @@ pub trait AnyMatch: Send + Sync {
     /// never send it to a player of a game with hidden information.
     fn key(&self) -> u64;
     /// For a game whose start is drawn from the seed: the start as `reader`
-    /// may know it (see [`Game::deal_text`]). A match made from a deal answers
-    /// its deal text, whoever asks.
+    /// may know it (see [`Game::deal_text`]). A match made from a deal tells
+    /// what both its deal and `reader` know: a full deal masked for the
+    /// reader; one seat's deal to that seat and to the referee, and masked
+    /// as a spectator's to anyone else.
     fn deal(&self, reader: Reader) -> Option<String>;
     /// For a match made from a deal ([`GameEntry::new_match_dealt`]): whose
     /// knowledge it holds. Secrets this reader may not see were filled with
@@ -453,9 +455,17 @@ impl<G: Game> AnyMatch for Match<G> {
         self.state.key()
     }
     fn deal(&self, reader: Reader) -> Option<String> {
-        match &self.dealt {
-            Some((text, _)) => Some(text.clone()),
-            None => self.game.deal_text(&self.game.start(self.setup.seed), reader),
+        let Some((text, known)) = &self.dealt else {
+            return self.game.deal_text(&self.game.start(self.setup.seed), reader);
+        };
+        // What the deal's reader knows, masked for this reader; secrets
+        // this match only made up are never told as known.
+        let masked = |r: Reader| self.game.start_from_deal(text).ok().and_then(|(s, _)| self.game.deal_text(&s, r));
+        match (*known, reader) {
+            (Reader::Referee, r) => masked(r),
+            (Reader::Seat(s), Reader::Seat(t)) if s == t => Some(text.clone()),
+            (Reader::Seat(_), Reader::Referee) => Some(text.clone()),
+            _ => masked(Reader::Spectator),
         }
     }
     fn dealt_for(&self) -> Option<Reader> {
@@ -486,8 +496,10 @@ impl<G: Game> AnyMatch for Match<G> {
         }
         let over = self.outcome().is_some();
         let hide_seed = G::INFO.hidden && !over && reader != Reader::Referee;
-        if let Some((text, _)) = &self.dealt {
-            rec.tags.push(("Deal".into(), text.clone()));
+        if self.dealt.is_some() {
+            if let Some(deal) = self.deal(reader) {
+                rec.tags.push(("Deal".into(), deal));
+            }
         } else if G::INFO.uses_seed && !hide_seed {
             rec.tags.push(("Seed".into(), self.setup.seed.to_string()));
         } else if let Some(deal) = self.deal(reader).filter(|_| hide_seed) {

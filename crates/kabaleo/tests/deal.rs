@@ -122,3 +122,24 @@ fn bad_deals_are_refused_with_what_is_wrong() {
     // Games whose start is not drawn have no deal.
     assert!(entry.new_match_dealt(&setup("standard", 0), &"x".repeat(2000)).is_err());
 }
+
+#[test]
+fn a_match_made_from_a_deal_tells_each_reader_only_what_both_know() {
+    let reg = registry();
+    let entry = reg.get("kabaleo").unwrap();
+    let public = "bases YGRROROOGGYYGROY ; stock R2 O1 Y5 G4 ; stock R4 O5 Y1 G2";
+    let full = format!("{public} ; objectives O R ; to-move 2");
+    let m = entry.new_match_dealt(&setup("standard", 0), &full).unwrap();
+    assert_eq!(m.deal(Reader::Referee).unwrap(), full);
+    assert_eq!(m.deal(Reader::Seat(0)).unwrap(), format!("{public} ; objectives O ? ; to-move 2"));
+    assert_eq!(m.deal(Reader::Spectator).unwrap(), format!("{public} ; objectives ? ? ; to-move 2"));
+    assert_eq!(m.record(Reader::Seat(1)).tag("Deal").unwrap(), format!("{public} ; objectives ? R ; to-move 2"));
+    // Made from player 2's deal: player 1's objective (made up) is told to nobody.
+    let mine = format!("{public} ; objectives ? R ; to-move 2");
+    let m = entry.new_match_dealt(&setup("standard", 0), &mine).unwrap();
+    assert_eq!(m.deal(Reader::Seat(1)).unwrap(), mine);
+    assert_eq!(m.deal(Reader::Referee).unwrap(), mine);
+    for r in [Reader::Seat(0), Reader::Spectator] {
+        assert_eq!(m.deal(r).unwrap(), format!("{public} ; objectives ? ? ; to-move 2"), "{r:?}");
+    }
+}
