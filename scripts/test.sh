@@ -20,6 +20,10 @@ fi
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --release
+# The Python package (crates/python): its own virtual environment under
+# target/, maturin, pytest and mypy from PyPI (pinned), the wheel built and
+# installed, its pytest tests. About 30 s after the release build.
+./scripts/python.sh
 # The server's tests again on PostgreSQL: scripts/postgres.sh makes a throwaway
 # cluster (initdb in a temporary directory, as `nobody` when run as root, on a
 # free loopback port; Debian's postgresql installed with apt-get if missing),
