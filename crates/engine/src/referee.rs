@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -143,7 +143,9 @@ impl Engine {
             .map_err(|e| EngineError::Start(format!("{program}: {e}")))?;
         let stdout = child.stdout.take().expect("piped");
         let stderr = child.stderr.take().expect("piped");
-        let (tx, lines) = channel();
+        // Bounded: an engine that writes without end is held up by its own
+        // pipe, never by the referee's memory.
+        let (tx, lines) = sync_channel(1024);
         std::thread::Builder::new()
             .name("engine-out".into())
             .spawn(move || {

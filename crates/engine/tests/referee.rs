@@ -145,3 +145,26 @@ fn an_option_that_does_not_fit_on_one_line_is_refused_before_sending() {
     // Nothing was sent: the engine is still in step.
     e.is_ready().unwrap();
 }
+
+#[test]
+fn an_engine_that_floods_its_output_is_held_to_its_time() {
+    // It answers the handshake and the position, then writes without end.
+    let script = "import sys\n\
+                  for line in sys.stdin:\n    \
+                      w = line.split()\n    \
+                      if w[0] == 'plateau': print('games abalone', 'plateauok', sep='\\n', flush=True)\n    \
+                      elif w[0] == 'go':\n        \
+                          while True: print('x' * 1000)\n    \
+                      else: print('ok', flush=True)\n";
+    let path = temp("flood.py");
+    std::fs::write(&path, script).unwrap();
+    let registry = plateau_games::registry();
+    let m = registry.new_match("abalone", &Setup::default()).unwrap();
+    let mut e = Engine::start(&format!("python3 {}", path.display())).unwrap();
+    e.new_game(&*m, Reader::Seat(0)).unwrap();
+    let err = e.go(&*m, Limits::movetime(Duration::from_millis(100)), Duration::from_millis(400)).unwrap_err();
+    assert!(matches!(err, EngineError::Timeout { .. }), "{err}");
+    assert!(e.noise.len() <= 100, "what is kept of its lines is bounded");
+    drop(e);
+    let _ = std::fs::remove_file(path);
+}
