@@ -235,6 +235,12 @@ pub trait AnyMatch: Send + Sync {
     /// made-up values: only moves for a seat it may see make sense to
     /// search. `None` for a match made from a seed (it knows everything).
     fn dealt_for(&self) -> Option<Reader>;
+    /// The deal as `reader` knows it ([`AnyMatch::deal`]) with the secrets
+    /// it may not see drawn at random from `seed` ([`Game::complete_deal`]):
+    /// with [`GameEntry::new_match_dealt`] and the moves played, a complete
+    /// game consistent with what `reader` knows. `None` for games without a
+    /// deal.
+    fn sample_deal(&self, reader: Reader, seed: u64) -> Option<String>;
     /// Set a descriptive record tag (`Date`, `Event`, a seat's player name
     /// under the seat's name, such as `Black`). The tags that describe the game
     /// itself (`Game`, `Variant`, `Option`, `Seed`, `Result`, `Termination`)
@@ -470,6 +476,9 @@ impl<G: Game> AnyMatch for Match<G> {
     }
     fn dealt_for(&self) -> Option<Reader> {
         self.dealt.as_ref().map(|d| d.1)
+    }
+    fn sample_deal(&self, reader: Reader, seed: u64) -> Option<String> {
+        self.game.complete_deal(&self.deal(reader)?, seed).ok()
     }
     fn set_meta(&mut self, name: &str, value: &str) {
         // Tag names are one word of letters, digits, `_` and `-`.

@@ -143,6 +143,15 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         let _ = text;
         Err(ConfigError::new(format!("{} has no deal: its start does not depend on a seed", Self::INFO.title)))
     }
+
+    /// A deal text with every secret written `?` drawn at random, uniformly
+    /// among the values consistent with the rest (and with the draws of
+    /// `seed`): a complete start that could be the true one for whoever
+    /// knows the deal (information-set searches sample these).
+    fn complete_deal(&self, text: &str, seed: u64) -> Result<String, ConfigError> {
+        let _ = (text, seed);
+        Err(ConfigError::new(format!("{} has no deal: its start does not depend on a seed", Self::INFO.title)))
+    }
 }
 
 /// One position of a game.

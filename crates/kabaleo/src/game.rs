@@ -308,6 +308,30 @@ impl Game for Kabaleo {
         Some(lines.join(" ; "))
     }
 
+    /// The objectives written `?` drawn without replacement from the colours
+    /// in play that no named objective takes (every such assignment is
+    /// consistent with the rest: see `hidden.rs`), by a Fisher–Yates shuffle
+    /// of `setup_rng(seed)`.
+    fn complete_deal(&self, text: &str, seed: u64) -> Result<String, ConfigError> {
+        // Checked first: the same errors as a start from it.
+        self.start_from_deal(text)?;
+        let mut parts: Vec<String> = text.split(';').map(|p| p.trim().to_string()).collect();
+        let Some(i) = parts.iter().position(|p| p.starts_with("objectives")) else {
+            return Err(ConfigError::new("deal: no objectives"));
+        };
+        let named: Vec<Option<Colour>> =
+            parts[i].chars().skip("objectives".len()).filter(|c| !c.is_whitespace()).map(Colour::from_letter).collect();
+        let mut pool: Vec<Colour> = self.colours.iter().filter(|c| !named.contains(&Some(*c))).collect();
+        shuffle(&mut setup_rng(seed), &mut pool);
+        let mut free = pool.into_iter();
+        let filled: Vec<String> = named
+            .iter()
+            .map(|n| n.or_else(|| free.next()).map(|c| c.letter().to_string()).unwrap_or_default())
+            .collect();
+        parts[i] = format!("objectives {}", filled.join(" "));
+        Ok(parts.join(" ; "))
+    }
+
     fn start_from_deal(&self, text: &str) -> Result<(KabaleoState, Reader), ConfigError> {
         let bad = |m: String| ConfigError::new(format!("deal: {m}"));
         if text.len() > 1_000 {

@@ -143,3 +143,50 @@ fn a_match_made_from_a_deal_tells_each_reader_only_what_both_know() {
         assert_eq!(m.deal(r).unwrap(), format!("{public} ; objectives ? ? ; to-move 2"), "{r:?}");
     }
 }
+
+#[test]
+fn a_completed_deal_draws_the_unknown_objectives_uniformly() {
+    let g = Kabaleo::new(3, Deal::Random, None, false).unwrap();
+    let start = g.start(9);
+    let mine = g.deal_text(&start, Reader::Seat(1)).unwrap();
+    let own = mine
+        .split(" ; ")
+        .find_map(|p| p.strip_prefix("objectives "))
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    // Seats 1 and 3 unknown among the 4 other colours of 5: 12 assignments.
+    let mut seen = std::collections::HashMap::new();
+    for seed in 0..1200 {
+        let full = g.complete_deal(&mine, seed).unwrap();
+        let (state, reader) = g.start_from_deal(&full).unwrap();
+        assert_eq!(reader, Reader::Referee, "{full}");
+        // What seat 2 knows is unchanged.
+        assert_eq!(state.knowledge(1), start.knowledge(1));
+        let objs: Vec<String> = full
+            .split(" ; ")
+            .find_map(|p| p.strip_prefix("objectives "))
+            .unwrap()
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(objs[1], own);
+        *seen.entry(objs).or_insert(0usize) += 1;
+    }
+    assert_eq!(seen.len(), 12, "every consistent assignment is drawn");
+    // Uniform: 100 expected each; a fair draw stays well within 50..150.
+    assert!(seen.values().all(|&n| (50..150).contains(&n)), "{seen:?}");
+    // The same seed, the same draw; a full deal stays as it is.
+    assert_eq!(g.complete_deal(&mine, 7).unwrap(), g.complete_deal(&mine, 7).unwrap());
+    let full = g.deal_text(&start, Reader::Referee).unwrap();
+    assert_eq!(g.complete_deal(&full, 3).unwrap(), full);
+    // Through the erased layer.
+    let reg = registry();
+    let m = reg.new_match("kabaleo", &setup("3-players", 9)).unwrap();
+    let sampled = m.sample_deal(Reader::Seat(1), 4).unwrap();
+    assert!(!sampled.contains('?'));
+    let d = reg.get("kabaleo").unwrap().new_match_dealt(&setup("3-players", 0), &sampled).unwrap();
+    assert_eq!(d.deal(Reader::Seat(1)), m.deal(Reader::Seat(1)));
+}

@@ -41,7 +41,8 @@ impl State {
         match self.m.dealt_for() {
             None => Ok(self.m.deal(Reader::Seat(seat))),
             Some(Reader::Seat(s)) if s == seat => Ok(self.m.deal(Reader::Seat(seat))),
-            Some(Reader::Referee) => Ok(None),
+            // A full deal, masked for the seat by the core.
+            Some(Reader::Referee) => Ok(self.m.deal(Reader::Seat(seat))),
             Some(r) => Err(value_error(format!(
                 "this state was built from what {} knows (a record's Deal tag): it does not know seat {seat}'s secrets",
                 match r {
@@ -288,27 +289,25 @@ impl State {
         Ok(d)
     }
 
-    /// A complete state consistent with what ``seat`` knows: built from the
-    /// seat's deal alone (:meth:`deal`) and the public moves, replayed and
-    /// checked. The secrets the seat may not see are filled by the game's
-    /// rule for deals (the first values consistent with the rest), so that
-    /// the result reveals nothing the seat does not know; ``rng_seed`` does
-    /// not change them yet (drawing them at random needs an addition to the
-    /// core's type-erased layer, see the package's README). For a game
+    /// A complete state consistent with what ``seat`` knows, drawn at
+    /// random: the seat's deal (:meth:`deal`) with the secrets the seat may
+    /// not see drawn uniformly among the values consistent with it (from
+    /// ``rng_seed``: the same seed, the same draw), and the public moves
+    /// replayed and checked. What ISMCTS-style searches sample. For a game
     /// without hidden information, a copy. Raises ``ValueError`` when the
-    /// state cannot tell the seat's deal (see :meth:`deal`).
+    /// state does not know the seat's deal (built from another seat's).
     #[pyo3(signature = (seat, rng_seed=0))]
     fn sample(&self, seat: i64, rng_seed: u64) -> PyResult<State> {
-        let _ = rng_seed;
         let seat = convert::seat_index(&*self.m, seat)?;
         if !self.m.info().hidden {
             return Ok(self.clone());
         }
-        let deal = self.seat_deal(seat)?.ok_or_else(|| {
-            value_error(
-                "this state was built from a full deal (a referee's record): its seat deals cannot be masked yet",
-            )
-        })?;
+        // The seat's deal (checked: this state knows it), then drawn.
+        self.seat_deal(seat)?.ok_or_else(|| value_error("this game has no deal"))?;
+        let deal = self
+            .m
+            .sample_deal(Reader::Seat(seat), rng_seed)
+            .ok_or_else(|| value_error("the seat's deal could not be completed"))?;
         let setup = Setup { seed: 0, ..self.m.setup().clone() };
         let entry = registry().get(self.m.info().name).map_err(value_error)?;
         let mut m = entry.new_match_dealt(&setup, &deal).map_err(value_error)?;

@@ -115,18 +115,19 @@ class State:
     def deal(self, seat: int) -> Optional[str]:
         """For a game dealt at random with secrets (Kabaleo): the start as
         ``seat`` knows it, each secret it may not see written ``?``. ``None``
-        for other games and for a state built from a full deal. Raises
-        ``ValueError`` for a state built from another seat's deal."""
+        for other games. Raises ``ValueError`` for a state built from another
+        seat's deal."""
     def information_state(self, seat: int) -> InformationState:
         """Everything ``seat`` may know: the set-up, the public moves and who
         made them, the legal moves, its deal, its view now and at the start,
         and the result once over; nothing of other seats' secrets. Raises
         ``ValueError`` for a state built from another seat's deal."""
     def sample(self, seat: int, rng_seed: int = 0) -> "State":
-        """A complete state consistent with what ``seat`` knows, built from
-        its deal and the public moves only. The unknown secrets are filled by
-        the game's rule for deals; ``rng_seed`` does not change them yet. For
-        a game without hidden information, a copy."""
+        """A complete state consistent with what ``seat`` knows, drawn at
+        random: its deal with the secrets it may not see drawn uniformly among
+        the consistent values (from ``rng_seed``: the same seed, the same
+        draw), and the public moves replayed. For a game without hidden
+        information, a copy."""
     def perft(self, depth: int) -> int:
         """The number of leaf positions after exactly ``depth`` moves (the GIL
         is released while counting)."""
