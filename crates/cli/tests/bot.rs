@@ -389,26 +389,6 @@ async fn plateau_s_own_engine_plays_kabaleo_on_a_live_clock() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `plateau serve` on `at` (as `start_server`, which takes any port).
-fn serve_at(db: &str, at: &str) -> (Child, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_plateau"))
-        .args(["serve", "--addr", at, "--ai-threads", "1", "--sync", "normal", "--db", db])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start plateau serve");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines.next().expect("the server printed its address").unwrap();
-        if let Some(rest) = line.split("listening on http://").nth(1) {
-            break rest.trim().parse().unwrap();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
-    (child, addr)
-}
-
 /// The server killed in the middle of a game and started again on the same
 /// address and database: the bot's sockets come back, and the game ends.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -421,7 +401,7 @@ async fn the_bot_reconnects_after_the_server_restarts() {
     // A free port, to start the server again where the bot looks for it.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let at = format!("127.0.0.1:{port}");
-    let (server, addr) = serve_at(&db, &at);
+    let (server, addr) = start_server_at(&db, &at, &["--sync", "normal"]);
     let mut server = Killed(server);
 
     let bot_token = sign_up(addr, "steadybot").await;
@@ -446,7 +426,7 @@ async fn the_bot_reconnects_after_the_server_restarts() {
     let _ = server.0.kill();
     let _ = server.0.wait();
     bot.wait_for(&[&format!("game {id}: the socket closed")]).await;
-    let (again, addr2) = serve_at(&db, &at);
+    let (again, addr2) = start_server_at(&db, &at, &["--sync", "normal"]);
     assert_eq!(addr2, addr);
     server = Killed(again);
     go_tx.send(()).unwrap();

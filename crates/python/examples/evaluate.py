@@ -26,9 +26,14 @@ def evaluate(game: str, games: int, time: str, seed: int = 1) -> float:
         }
         while not state.is_terminal():
             state.apply(players[state.current_player].choose(state))
-        r = state.returns()
-        total += 1.0 if r[strong_seat] > r[1 - strong_seat] else 0.5 if r[strong_seat] == r[1 - strong_seat] else 0.0
+        total += score_of(state.returns(), strong_seat)
     return total / games
+
+
+def score_of(returns: list, seat: int) -> float:
+    """A two-player game's score for ``seat``: 1 a win, 0.5 a draw, 0 a loss."""
+    mine, theirs = returns[seat], returns[1 - seat]
+    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
 
 
 def main() -> None:

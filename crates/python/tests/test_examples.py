@@ -21,6 +21,14 @@ def test_evaluate_scores_the_strong_player_against_random():
     assert 0.0 <= score <= 1.0
     score = evaluate.evaluate("abraxas", 2, "20ms")
     assert 0.0 <= score <= 1.0
+    # Two games score a multiple of a quarter.
+    assert (score * 4).is_integer()
+
+
+def test_the_score_of_a_game_is_worked_by_hand():
+    assert evaluate.score_of([1.0, -1.0], 0) == 1.0
+    assert evaluate.score_of([1.0, -1.0], 1) == 0.0
+    assert evaluate.score_of([0.0, 0.0], 1) == 0.5
 
 
 def test_selfplay_writes_one_line_per_decision_with_the_seat_knowledge_only():

@@ -247,6 +247,10 @@ fn not_bot() -> ApiError {
     ApiError::conflict("not_bot", "this account is not a bot: POST /api/account/bot makes it one")
 }
 
+fn already_bot() -> ApiError {
+    ApiError::conflict("already_bot", "this account is a bot already: PUT changes its settings")
+}
+
 fn own_json(a: &AccountRow, since: Option<i64>, s: &Settings) -> Value {
     json!({ "name": a.name, "bot": true, "since": since, "settings": s })
 }
@@ -261,7 +265,7 @@ pub(crate) async fn become_bot(
     let req = parse(body)?;
     let settings = Settings::default_for(&st).changed(&st, req)?;
     if a.bot {
-        return Err(ApiError::conflict("already_bot", "this account is a bot already: PUT changes its settings"));
+        return Err(already_bot());
     }
     if st.2.has_seeks(&a.id) {
         return Err(ApiError::conflict(
@@ -274,7 +278,7 @@ pub(crate) async fn become_bot(
     match st.0.store.make_bot(&a.id, &text, at).await.map_err(ApiError::storage)? {
         MadeBot::Done => {}
         MadeBot::AlreadyBot => {
-            return Err(ApiError::conflict("already_bot", "this account is a bot already: PUT changes its settings"));
+            return Err(already_bot());
         }
         MadeBot::RatedGames => {
             return Err(ApiError::conflict(

@@ -20,8 +20,15 @@ pub const WAIT: Duration = Duration::from_secs(20);
 /// Start `plateau serve` on database `db` (a URL) with `extra` arguments;
 /// the process and the address it listens on.
 pub fn start_server(db: &str, extra: &[&str]) -> (Child, SocketAddr) {
+    start_server_at(db, "127.0.0.1:0", extra)
+}
+
+/// As [`start_server`], listening on `at` (an address to come back to after
+/// a restart).
+#[allow(dead_code)] // not every test file restarts a server on its address
+pub fn start_server_at(db: &str, at: &str, extra: &[&str]) -> (Child, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_plateau"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--ai-threads", "1", "--db", db])
+        .args(["serve", "--addr", at, "--ai-threads", "1", "--db", db])
         .args(extra)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
