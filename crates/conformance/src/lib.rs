@@ -31,19 +31,27 @@
 //!   text round-trips through the type-erased layer;
 //! - the game ends within its documented ply bound; the returns are consistent
 //!   with the winners;
-//! - undoing every move through the type-erased layer gives the start again.
+//! - undoing every move through the type-erased layer gives the start again;
+//! - integer actions and observations ([`plateau_core::Encode`]): the action
+//!   space and the observation shape are those of the start position; legal
+//!   moves have distinct actions below the size of the space, and each
+//!   action names its move again; random actions name no move or a move
+//!   whose action they are; every seat's observation fills its shape with
+//!   numbers in `0..=1`, and two seats of a two-seat game do not see the
+//!   same numbers at the start (each sees from its own side).
 //!
 //! For games with hidden information, [`Kit::run_hidden`] also checks, at every
 //! step, that what each seat (and a spectator) is shown is a function of what it
 //! knows only: states sampled from a seat's knowledge give that seat the same
-//! view, drawing, legal moves, move texts and error messages as the true state.
+//! view, drawing, legal moves, move texts, error messages and observation
+//! as the true state.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
 use plateau_core::erased::{AnyMatch, Match, Registry};
 use plateau_core::rand::{Rng, RngExt, SeedableRng};
-use plateau_core::{Game, Hidden, MoveErrorKind, Options, Reader, Record, Setup, State, Turn, entry};
+use plateau_core::{Encode, Game, Hidden, MoveErrorKind, Options, Reader, Record, Setup, State, Turn, entry};
 use rand_chacha::ChaCha8Rng;
 
 /// The kit's settings.
@@ -177,6 +185,7 @@ impl Kit {
             let ctx = Ctx { setup, ply, texts: &texts };
             assert_eq!(state.ply() as u64, ply, "{}: ply counter", ctx);
             check_position(&state, &mut moves, pool, &mut rng, self.undo_sample, &ctx);
+            check_encoding(&state, &start, &moves, &mut rng, &ctx);
             extra(&state, &mut rng, &ctx);
             stats.max_moves = stats.max_moves.max(moves.len());
             if replay_at.contains(&ply) {
@@ -361,6 +370,44 @@ fn check_position<S: State>(
     let _ = state.render(Reader::Spectator, false);
 }
 
+fn check_encoding<S: Encode>(state: &S, start: &S, moves: &[S::Move], rng: &mut ChaCha8Rng, ctx: &Ctx) {
+    let n = state.actions();
+    assert_eq!(n, start.actions(), "{ctx}: the action space changed since the start");
+    let shape = state.observation_shape();
+    assert_eq!(shape, start.observation_shape(), "{ctx}: the observation shape changed since the start");
+    assert_eq!(state.plane_names().len(), shape[0], "{ctx}: one name per plane");
+    let mut actions = HashSet::with_capacity(moves.len());
+    for &mv in moves {
+        let a = state.action(mv);
+        let text = state.format_move(mv);
+        assert!(a < n, "{ctx}: the action {a} of {text} is not below {n}");
+        assert!(actions.insert(a), "{ctx}: two legal moves have the action {a} ({text})");
+        assert_eq!(state.move_of(a), Some(mv), "{ctx}: the action {a} of {text} names another move");
+    }
+    for _ in 0..16 {
+        let a = rng.random_range(0..n + 2);
+        if let Some(mv) = state.move_of(a) {
+            assert!(a < n, "{ctx}: the action {a} is out of range but names a move");
+            assert_eq!(state.action(mv), a, "{ctx}: the action {a} names a move whose action is another");
+            assert_eq!(state.is_legal(mv), actions.contains(&a), "{ctx}: the action {a}: legality disagrees");
+        }
+    }
+    let size = shape.iter().product::<usize>();
+    assert!(size > 0, "{ctx}: an empty observation");
+    let mut seen = Vec::new();
+    for seat in 0..state.seats() {
+        let mut out = vec![f32::NAN; size];
+        state.observe(seat, &mut out);
+        if let Some(i) = out.iter().position(|v| !(0.0..=1.0).contains(v)) {
+            panic!("{ctx}: seat {seat}'s observation has {} at {i} (not written, or outside 0..=1)", out[i]);
+        }
+        seen.push(out);
+    }
+    if state.ply() == 0 && state.seats() == 2 {
+        assert!(seen[0] != seen[1], "{ctx}: both seats observe the same numbers at the start (no point of view)");
+    }
+}
+
 fn check_outcome(o: &plateau_core::Outcome, seats: usize, ctx: &Ctx) {
     assert_eq!(o.seats(), seats, "{ctx}: outcome seats");
     let sum: f32 = o.returns().iter().sum();
@@ -479,7 +526,7 @@ fn check_undo_all<G: Game>(mut m: Box<dyn AnyMatch>, start: &G::State, ctx: &Ctx
     assert!(typed.state() == start, "{ctx}: undoing every move does not give the start position");
 }
 
-fn check_hidden<S: Hidden>(state: &S, rng: &mut ChaCha8Rng, samples: usize, ctx: &Ctx) {
+fn check_hidden<S: Hidden + Encode>(state: &S, rng: &mut ChaCha8Rng, samples: usize, ctx: &Ctx) {
     let mut moves = Vec::new();
     state.legal_moves(&mut moves);
     let texts: Vec<String> = moves.iter().map(|&m| state.format_move(m)).collect();
@@ -489,6 +536,9 @@ fn check_hidden<S: Hidden>(state: &S, rng: &mut ChaCha8Rng, samples: usize, ctx:
         let view = serde_json::to_string(&state.view(Reader::Seat(seat))).expect("view");
         let spectator = serde_json::to_string(&state.view(Reader::Spectator)).expect("view");
         let drawing = state.render(Reader::Seat(seat), false);
+        let mut observed = vec![0.0; state.observation_shape().iter().product()];
+        state.observe(seat, &mut observed);
+        let mut sampled_obs = observed.clone();
         for _ in 0..samples {
             let sampled = S::sample(&k, rng);
             assert!(
@@ -501,12 +551,15 @@ fn check_hidden<S: Hidden>(state: &S, rng: &mut ChaCha8Rng, samples: usize, ctx:
             assert_eq!(sv, spectator, "{ctx}: the spectator's view depends on hidden information");
             assert_eq!(sampled.render(Reader::Seat(seat), false), drawing, "{ctx}: seat {seat}'s drawing leaks");
             assert_eq!(sampled.to_move(), state.to_move(), "{ctx}: the turn depends on hidden information");
+            sampled.observe(seat, &mut sampled_obs);
+            assert!(sampled_obs == observed, "{ctx}: seat {seat}'s observation depends on what it does not know");
             let mut sm = Vec::new();
             sampled.legal_moves(&mut sm);
             let st: Vec<String> = sm.iter().map(|&m| sampled.format_move(m)).collect();
             assert_eq!(st, texts, "{ctx}: legal moves depend on hidden information");
             for (&a, &b) in moves.iter().zip(sm.iter()) {
                 assert_eq!(state.gesture(a), sampled.gesture(b), "{ctx}: gestures depend on hidden information");
+                assert_eq!(state.action(a), sampled.action(b), "{ctx}: actions depend on hidden information");
             }
             for p in probes.iter().copied().chain(texts.iter().take(3).map(String::as_str)) {
                 let a = state.parse_move(p).map_err(|e| e.to_string());

@@ -13,7 +13,7 @@ use crate::error::{ConfigError, MoveError, RecordError};
 use crate::options::{GameInfo, Options, Setup};
 use crate::outcome::Outcome;
 use crate::record::Record;
-use crate::{Game, Gesture, Reader, Seat, State, Turn, perft};
+use crate::{Encode, Game, Gesture, Reader, Seat, State, Turn, perft};
 
 /// A registered game: its static facts, and a way to start a match of it.
 pub trait GameEntry: Send + Sync {
@@ -252,6 +252,27 @@ pub trait AnyMatch: Send + Sync {
     /// hidden information still in progress, readers other than the referee
     /// get no seed (the seed would reveal the secrets).
     fn record(&self, reader: Reader) -> Record;
+    /// The size of the action space ([`Encode::actions`]): every move of
+    /// this game is one integer below it.
+    fn action_space(&self) -> usize;
+    /// Clear `out` and fill it with the legal moves as actions, in the order
+    /// of [`AnyMatch::legal_moves`] (empty when over).
+    fn legal_actions(&self, out: &mut Vec<usize>);
+    /// The action of a move given in notation (legal here or not, as long
+    /// as this position can read it).
+    fn action_of(&self, text: &str) -> Result<usize, MoveError>;
+    /// The move an action names here, in notation; `None` when it names none.
+    fn action_text(&self, action: usize) -> Option<String>;
+    /// Play a move given as an action: on success, its canonical text; on
+    /// error (no such move, illegal, the game is over), nothing changed.
+    fn play_action(&mut self, action: usize) -> Result<String, MoveError>;
+    /// The shape of an observation: planes, height, width.
+    fn observation_shape(&self) -> [usize; 3];
+    /// The name of each plane of an observation.
+    fn plane_names(&self) -> Vec<String>;
+    /// Write `seat`'s observation of the position into `out` (see
+    /// [`Encode::observe`]; `out` has the shape's size).
+    fn observe(&self, seat: Seat, out: &mut [f32]);
     /// Perft from the current position.
     fn perft(&self, depth: u32) -> u64;
     /// Perft split by root move.
@@ -527,6 +548,48 @@ impl<G: Game> AnyMatch for Match<G> {
         rec.movers = self.movers();
         rec.result = Some(result);
         rec
+    }
+    fn action_space(&self) -> usize {
+        self.state.actions()
+    }
+    fn legal_actions(&self, out: &mut Vec<usize>) {
+        out.clear();
+        if self.adjudicated.is_some() {
+            return;
+        }
+        let mut v = Vec::new();
+        self.state.legal_moves(&mut v);
+        out.extend(v.into_iter().map(|m| self.state.action(m)));
+    }
+    fn action_of(&self, text: &str) -> Result<usize, MoveError> {
+        Ok(self.state.action(self.state.parse_move(text)?))
+    }
+    fn action_text(&self, action: usize) -> Option<String> {
+        self.state.move_of(action).map(|m| self.state.format_move(m))
+    }
+    fn play_action(&mut self, action: usize) -> Result<String, MoveError> {
+        if self.to_move() == Turn::Over {
+            return Err(MoveError::illegal("the game is over"));
+        }
+        let n = self.state.actions();
+        let mv = self.state.move_of(action).ok_or_else(|| {
+            MoveError::illegal(if action < n {
+                format!("the action {action} names no move here")
+            } else {
+                format!("the action {action} is not below {n}, the size of the action space")
+            })
+        })?;
+        self.play_move(mv)?;
+        Ok(self.played.last().map(|p| p.text.clone()).unwrap_or_default())
+    }
+    fn observation_shape(&self) -> [usize; 3] {
+        self.state.observation_shape()
+    }
+    fn plane_names(&self) -> Vec<String> {
+        self.state.plane_names()
+    }
+    fn observe(&self, seat: Seat, out: &mut [f32]) {
+        self.state.observe(seat, out)
     }
     fn perft(&self, depth: u32) -> u64 {
         let mut s = self.state.clone();

@@ -98,7 +98,7 @@ impl Reader {
 /// as OpenSpiel separates `Game` from `State`.
 pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The positions of this game.
-    type State: State;
+    type State: Encode;
 
     /// The static description: name, seats, variants and options.
     const INFO: &'static GameInfo;
@@ -257,6 +257,48 @@ pub trait State: Clone + PartialEq + Debug + Send + Sync + 'static {
     fn result_tags(&self) -> Vec<(String, String)> {
         Vec::new()
     }
+}
+
+/// Moves as integers and positions as tensors, for learning programs (the
+/// Python package, its PettingZoo and Gymnasium environments), as OpenSpiel's
+/// distinct actions and observation tensors.
+///
+/// Every game implements it in its own crate and documents its encoding
+/// (`docs/python.md` gathers them). The conformance kit checks the laws
+/// below on every position of its playouts.
+pub trait Encode: State {
+    /// The size of the action space: every move of this configured game is
+    /// one integer in `0..actions()`. The same for every state of one
+    /// configured game (variant and options), so that a learner's output
+    /// layer has a fixed size.
+    fn actions(&self) -> usize;
+
+    /// The action of a move: below [`Encode::actions`], distinct for
+    /// distinct legal moves of one position, and depending only on what
+    /// every player sees (never on hidden information).
+    fn action(&self, mv: Self::Move) -> usize;
+
+    /// The move an action names in this position, `None` when it names
+    /// none (out of range, or a move this position cannot even express).
+    /// For a legal move `m`, `move_of(action(m)) == Some(m)`. A move it
+    /// returns may still be illegal: [`State::check`] says.
+    fn move_of(&self, action: usize) -> Option<Self::Move>;
+
+    /// The shape of an observation: planes, height, width (an observation
+    /// is `planes × height × width` numbers, row-major). The same for every
+    /// state of one configured game.
+    fn observation_shape(&self) -> [usize; 3];
+
+    /// The name of each plane, in order (as `docs/python.md` describes).
+    fn plane_names(&self) -> Vec<String>;
+
+    /// Write what `seat` may see of this position into `out` (exactly as
+    /// many numbers as [`Encode::observation_shape`] says; every one is
+    /// written), from `seat`'s point of view: planes that name players
+    /// name `seat` first, then the others in turn order. Every value is in
+    /// `0.0..=1.0`. Nothing `seat` may not see may change it (the
+    /// conformance kit checks it for hidden games as it does views).
+    fn observe(&self, seat: Seat, out: &mut [f32]);
 }
 
 /// How computer players judge a position: a game's evaluation, written from the

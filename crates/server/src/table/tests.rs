@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use plateau_core::{ConfigError, Game, GameInfo, MoveError, OptionSpec, Settings, State, VariantSpec};
+use plateau_core::{ConfigError, Encode, Game, GameInfo, MoveError, OptionSpec, Settings, State, VariantSpec};
 
 use super::*;
 use crate::pool::AiPool;
@@ -128,6 +128,28 @@ impl State for Counter {
     }
     fn render(&self, _: Reader, _: bool) -> String {
         self.count.to_string()
+    }
+}
+
+/// Actions 0 and 1 add 1 and 2; the count to reach in binary.
+impl Encode for Counter {
+    fn actions(&self) -> usize {
+        2
+    }
+    fn action(&self, mv: u32) -> usize {
+        mv as usize - 1
+    }
+    fn move_of(&self, action: usize) -> Option<u32> {
+        (action < 2).then_some(action as u32 + 1)
+    }
+    fn observation_shape(&self) -> [usize; 3] {
+        [1, 1, 1]
+    }
+    fn plane_names(&self) -> Vec<String> {
+        vec!["count".into()]
+    }
+    fn observe(&self, _: Seat, out: &mut [f32]) {
+        out[0] = (self.count as f32 / END as f32).min(1.0);
     }
 }
 
