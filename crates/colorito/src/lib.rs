@@ -85,6 +85,13 @@
 //! the jumps each piece has at hand and the pieces stranded with nobody to jump
 //! over; the opponent's total minus one's own. See the [`eval`] module.
 //!
+//! # Learning programs
+//!
+//! [`ColoritoState`] implements [`plateau_core::Encode`]: 10,001 integer
+//! actions (`from · 100 + to` in the mover's frame, and pass) and a
+//! `[76, 10, 10]` observation from the observer's side of the board; see
+//! `docs/encoding/colorito.md`.
+//!
 //! # Positions for study and tests
 //!
 //! [`Colorito::position`] builds any position from a text form (the output of
@@ -107,6 +114,7 @@
 
 mod bits;
 mod board;
+mod encode;
 pub mod eval;
 mod render;
 mod rules;
