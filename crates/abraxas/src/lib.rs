@@ -191,6 +191,12 @@
 //! positions of random games), alpha-beta to depth 4 from a level-1 middle
 //! game 6.7 ms and to depth 6 88 ms, 2000 MCTS iterations 8.9 ms.
 //!
+//! # Learning programs
+//!
+//! [`encode`] implements [`plateau_core::Encode`]: 89,668 integer actions
+//! (`plane × 81 + cell` for every move but `pass`) and observations of
+//! 21 planes of 9×9, the same for every variant (`docs/encoding/abraxas.md`).
+//!
 //! # Building positions
 //!
 //! [`Abraxas::position`] reads the text form of [`position`];
@@ -216,6 +222,7 @@
 
 pub mod analysis;
 pub mod board;
+pub mod encode;
 pub mod eval;
 pub mod position;
 pub mod render;
