@@ -11,6 +11,8 @@
 //!   repetition.
 //! - Notation is Aba-Pro ([`notation`]); positions have a FEN-like text form
 //!   ([`text`]), accepted by the `position` option.
+//! - Moves as integers and positions as tensors for learning programs
+//!   ([`encode`]: 2,562 actions, 9 planes over the 9×9 grid).
 //!
 //! # Rules implemented
 //! Black moves first. One, two or three marbles in an unbroken line move one
@@ -37,6 +39,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod encode;
 mod eval;
 pub mod notation;
 mod state;
