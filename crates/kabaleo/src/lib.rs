@@ -54,6 +54,15 @@
 //! A placement is the colour letter and the location number: `R7` places a
 //! red piece on location 7 (input in either case, `r7`). A pass is `pass`.
 //!
+//! # Actions and observations
+//!
+//! [`KabaleoState`] implements [`plateau_core::Encode`] (module `encode`,
+//! documented in `docs/encoding/kabaleo.md`): a placement is
+//! `rank of its colour among the colours in play × locations + location
+//! index`, the pass is the last action; an observation is one column per
+//! location, with the whole of every pile, the stocks and the observer's own
+//! objective, never another seat's.
+//!
 //! # Representation
 //!
 //! A state is a few hundred bytes, no heap: a pile is a stack of 3-bit
@@ -81,6 +90,7 @@
 
 mod ai;
 mod colour;
+mod encode;
 mod game;
 mod hidden;
 mod position;
