@@ -3,8 +3,8 @@
 #
 # 1. A virtual environment under target/python-venv (python3 -m venv; on
 #    Debian, python3-venv is installed with apt-get when it is missing and we
-#    are root), with maturin, pytest, numpy and mypy (for the type stubs'
-#    test) from PyPI at pinned versions.
+#    are root), with maturin, pytest, numpy, mypy (for the type stubs'
+#    test), Gymnasium and PettingZoo from PyPI at pinned versions.
 # 2. The release build of the `plateau` binary (the tests compare with it).
 # 3. The package's wheel (abi3, release) built by maturin into
 #    target/python-wheels and installed into the environment.
@@ -34,6 +34,9 @@ python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 9) else 1)' ||
 # test) likewise.
 NUMPY_VERSION=$(python3 -c 'import sys; print("2.0.2" if sys.version_info < (3, 10) else "2.2.6" if sys.version_info < (3, 14) else "2.4.6")')
 MYPY_VERSION=$(python3 -c 'import sys; print("1.14.1" if sys.version_info < (3, 10) else "2.4.1")')
+# The environments' frameworks (Gymnasium 1.2 and later need Python 3.10).
+GYMNASIUM_VERSION=$(python3 -c 'import sys; print("1.1.1" if sys.version_info < (3, 10) else "1.4.0")')
+PETTINGZOO_VERSION=$(python3 -c 'import sys; print("1.24.3" if sys.version_info < (3, 10) else "1.27.0")')
 
 venv=target/python-venv
 if [ ! -x "$venv/bin/python" ]; then
@@ -50,7 +53,8 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 py="$PWD/$venv/bin/python"
 "$py" -m pip install --quiet --disable-pip-version-check \
-  "maturin==$MATURIN_VERSION" "pytest==$PYTEST_VERSION" "numpy==$NUMPY_VERSION" "mypy==$MYPY_VERSION"
+  "maturin==$MATURIN_VERSION" "pytest==$PYTEST_VERSION" "numpy==$NUMPY_VERSION" "mypy==$MYPY_VERSION" \
+  "gymnasium==$GYMNASIUM_VERSION" "pettingzoo==$PETTINGZOO_VERSION"
 
 cargo build --release -p plateau
 

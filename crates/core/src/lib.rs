@@ -298,6 +298,8 @@ pub trait Encode: State {
     /// name `seat` first, then the others in turn order. Every value is in
     /// `0.0..=1.0`. Nothing `seat` may not see may change it (the
     /// conformance kit checks it for hidden games as it does views).
+    /// Callers pass a seat of the game and a buffer of the right size (the
+    /// type-erased layer's callers check both); a game may panic otherwise.
     fn observe(&self, seat: Seat, out: &mut [f32]);
 }
 

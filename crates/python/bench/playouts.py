@@ -4,7 +4,14 @@ each game, next to a pure-Python Abalone move generator as the baseline.
 
 A step is one move of a random playout: list the legal moves, pick one at
 random, apply it. Playouts start from each game's default variant (seed ``i``
-for playout ``i``) and run to the end of the game.
+for playout ``i``) and run to the end of the game. Three ways for each game:
+
+- ``text``: ``legal_moves()`` and ``apply(move)`` (moves as text);
+- ``actions``: ``legal_actions()`` and ``apply_action(a)`` (integers);
+- ``pettingzoo``: the AEC environment (``plateau.pettingzoo.env``, with
+  PettingZoo's order-enforcing wrapper), each step observing the acting
+  agent (its observation tensor and action mask) and choosing among the
+  mask's legal actions, as a learning loop does.
 
 The baseline is written here, straightforwardly, from the rules
 (docs/rules/abalone.md): the 61-cell hexagonal board as a dict of cells,
@@ -205,6 +212,42 @@ def plateau_playout(game):
     return run
 
 
+def action_playout(game):
+    def run(i):
+        rng = random.Random(i)
+        s = plateau.State(game, seed=i)
+        n = 0
+        while not s.is_terminal() and n < CAP:
+            s.apply_action(rng.choice(s.legal_actions()))
+            n += 1
+        return n
+
+    return run
+
+
+def pettingzoo_playout(game):
+    from plateau.pettingzoo import env
+
+    e = env(game)
+
+    def run(i):
+        rng = random.Random(i)
+        e.reset(seed=i)
+        n = 0
+        for agent in e.agent_iter():
+            obs, reward, termination, truncation, info = e.last()
+            if termination or truncation:
+                e.step(None)
+                continue
+            e.step(rng.choice(obs["action_mask"].nonzero()[0]))
+            n += 1
+            if n >= CAP:
+                break
+        return n
+
+    return run
+
+
 def python_playout(i):
     rng = random.Random(i)
     pos = PyAbalone()
@@ -225,15 +268,18 @@ def main():
     assert figures == ours == [44, 1_936, 98_912], (figures, ours)
     print("pure-Python Abalone perft(1-3):", figures, "(the same as plateau's)")
 
-    print(f"{'implementation':<34} {'steps/s':>10} {'steps':>9} {'playouts':>9}")
+    print(f"{'implementation':<42} {'steps/s':>10} {'steps':>9} {'playouts':>9}")
     rates = {}
     for g in plateau.games():
-        rate, steps, games = measure(args.seconds, plateau_playout(g["name"]))
-        rates[g["name"]] = rate
-        print(f"{'plateau ' + g['name'] + ' (' + g['variants'][0]['name'] + ')':<34} {rate:>10,.0f} {steps:>9,} {games:>9,}")
+        for way, playout in (("text", plateau_playout), ("actions", action_playout), ("pettingzoo", pettingzoo_playout)):
+            rate, steps, games = measure(args.seconds, playout(g["name"]))
+            rates[g["name"], way] = rate
+            label = f"plateau {g['name']} ({g['variants'][0]['name']}), {way}"
+            print(f"{label:<42} {rate:>10,.0f} {steps:>9,} {games:>9,}")
     rate, steps, games = measure(args.seconds, python_playout)
-    print(f"{'pure-Python abalone (standard)':<34} {rate:>10,.0f} {steps:>9,} {games:>9,}")
-    print(f"plateau abalone / pure Python: {rates['abalone'] / rate:.1f} times faster")
+    print(f"{'pure-Python abalone (standard)':<42} {rate:>10,.0f} {steps:>9,} {games:>9,}")
+    for way in ("text", "actions"):
+        print(f"plateau abalone ({way}) / pure Python: {rates['abalone', way] / rate:.1f} times faster")
 
 
 if __name__ == "__main__":

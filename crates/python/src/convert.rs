@@ -96,3 +96,25 @@ pub fn json<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, 
         }
     })
 }
+
+/// A NumPy array of `dtype` (`"float32"`, `"int8"`) and `shape` whose
+/// `len` bytes (native byte order) `fill` writes, starting from zeros: the
+/// bytes are written once, into a `bytearray` the array is a view of
+/// (writable, owned by NumPy). NumPy is imported on the first call (the
+/// package depends on it).
+pub fn numpy_array<'py>(
+    py: Python<'py>,
+    len: usize,
+    dtype: &str,
+    shape: &[usize],
+    fill: impl FnOnce(&mut [u8]),
+) -> PyResult<Bound<'py, PyAny>> {
+    let np = py.import("numpy").map_err(|e| {
+        pyo3::exceptions::PyImportError::new_err(format!("observation tensors and masks need NumPy: {e}"))
+    })?;
+    let bytes = pyo3::types::PyByteArray::new_with(py, len, |b| {
+        fill(b);
+        Ok(())
+    })?;
+    np.call_method1("frombuffer", (bytes, dtype))?.call_method1("reshape", (pyo3::types::PyTuple::new(py, shape)?,))
+}

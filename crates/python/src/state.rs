@@ -38,18 +38,23 @@ impl State {
     /// An error when the state does not know that seat's secrets (built
     /// from another seat's or a spectator's deal).
     fn seat_deal(&self, seat: usize) -> PyResult<Option<String>> {
+        // A full deal (made by the referee) is masked for the seat by the core.
+        self.check_knows(seat)?;
+        Ok(self.m.deal(Reader::Seat(seat)))
+    }
+
+    /// An error unless this state knows `seat`'s secrets (a state built
+    /// from another seat's or a spectator's deal does not).
+    fn check_knows(&self, seat: usize) -> PyResult<()> {
         match self.m.dealt_for() {
-            None => Ok(self.m.deal(Reader::Seat(seat))),
-            Some(Reader::Seat(s)) if s == seat => Ok(self.m.deal(Reader::Seat(seat))),
-            // A full deal, masked for the seat by the core.
-            Some(Reader::Referee) => Ok(self.m.deal(Reader::Seat(seat))),
-            Some(r) => Err(value_error(format!(
+            Some(r) if !r.may_see(seat) => Err(value_error(format!(
                 "this state was built from what {} knows (a record's Deal tag): it does not know seat {seat}'s secrets",
                 match r {
                     Reader::Seat(s) => format!("seat {s}"),
                     _ => "a spectator".to_string(),
                 }
             ))),
+            _ => Ok(()),
         }
     }
 
@@ -318,6 +323,93 @@ impl State {
             m.adjudicate(o);
         }
         Ok(State { m })
+    }
+
+    /// The size of the action space of this game and variant: every move is
+    /// one integer action in ``range(num_distinct_actions)``, the same for
+    /// every position of the game (the encoding of each game is documented
+    /// in ``docs/encoding/``).
+    #[getter]
+    fn num_distinct_actions(&self) -> usize {
+        self.m.action_space()
+    }
+
+    /// The legal moves as integer actions, in the order of
+    /// :meth:`legal_moves` (empty when the game is over).
+    fn legal_actions(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.m.legal_actions(&mut out);
+        out
+    }
+
+    /// A NumPy ``int8`` array of ``num_distinct_actions`` elements: 1 for
+    /// the legal actions, 0 elsewhere (all 0 when the game is over).
+    fn legal_actions_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mut legal = Vec::new();
+        self.m.legal_actions(&mut legal);
+        let n = self.m.action_space();
+        convert::numpy_array(py, n, "int8", &[n], |mask| {
+            for a in legal {
+                mask[a] = 1;
+            }
+        })
+    }
+
+    /// Play a move given as an integer action and return its text in the
+    /// game's notation. An action that names no legal move raises
+    /// ``ValueError`` with the reason and changes nothing.
+    fn apply_action(&mut self, action: i64) -> PyResult<String> {
+        let a = usize::try_from(action).map_err(|_| value_error(format!("an action is not negative: {action}")))?;
+        self.m.play_action(a).map_err(value_error)
+    }
+
+    /// The move an action names in this position, in the game's notation.
+    /// Raises ``ValueError`` when it names none here (out of range, or not a
+    /// move this position can express). The move may be illegal here.
+    fn action_to_move(&self, action: i64) -> PyResult<String> {
+        usize::try_from(action)
+            .ok()
+            .and_then(|a| self.m.action_text(a))
+            .ok_or_else(|| value_error(format!("the action {action} names no move in this position")))
+    }
+
+    /// The action of a move given in the game's notation (legal here or
+    /// not, as long as this position can read it). Raises ``ValueError``
+    /// when the text is not a move.
+    fn move_to_action(&self, r#move: &str) -> PyResult<usize> {
+        self.m.action_of(r#move).map_err(value_error)
+    }
+
+    /// The shape of an observation tensor: ``(planes, height, width)``, the
+    /// same for every position of the game and variant.
+    #[getter]
+    fn observation_shape(&self) -> (usize, usize, usize) {
+        let [p, h, w] = self.m.observation_shape();
+        (p, h, w)
+    }
+
+    /// The name of each plane of an observation tensor, in order (their
+    /// meaning: ``docs/encoding/``).
+    fn observation_planes(&self) -> Vec<String> {
+        self.m.plane_names()
+    }
+
+    /// What ``seat`` may see of the position as a NumPy ``float32`` array
+    /// of :attr:`observation_shape`, from that seat's point of view (its
+    /// pieces first), every value in 0..1. For a game with hidden
+    /// information it holds the seat's own secrets and nothing of the
+    /// others'.
+    fn observation_tensor<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
+        let seat = convert::seat_index(&*self.m, seat)?;
+        self.check_knows(seat)?;
+        let shape = self.m.observation_shape();
+        let mut out = vec![0f32; shape.iter().product()];
+        self.m.observe(seat, &mut out);
+        convert::numpy_array(py, out.len() * 4, "float32", &shape, |bytes| {
+            for (b, v) in bytes.chunks_exact_mut(4).zip(&out) {
+                b.copy_from_slice(&v.to_ne_bytes());
+            }
+        })
     }
 
     /// Perft: the number of leaf positions after exactly ``depth`` moves

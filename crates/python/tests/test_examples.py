@@ -1,14 +1,17 @@
 """The example scripts (crates/python/examples) run, and what they produce
 is what they say."""
 
-import io
-import json
 import pathlib
+import subprocess
 import sys
+
+import numpy as np
+import pytest
 
 import plateau
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "examples"))
+EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
+sys.path.insert(0, str(EXAMPLES))
 
 import evaluate  # noqa: E402
 import selfplay  # noqa: E402
@@ -31,23 +34,34 @@ def test_the_score_of_a_game_is_worked_by_hand():
     assert evaluate.score_of([0.0, 0.0], 1) == 0.5
 
 
-def test_selfplay_writes_one_line_per_decision_with_the_seat_knowledge_only():
-    out = io.StringIO()
-    n = selfplay.selfplay("kabaleo", "greedy", 1, out, seed=3)
-    lines = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert n == len(lines) > 0
-    # Replaying the moves written gives the game, and each line's return is
-    # its seat's return at the end of that game.
-    s = plateau.State("kabaleo", seed=3)
-    for row in lines:
-        seat = row["seat"]
-        assert seat == s.current_player
-        assert row["state"] == s.information_state(seat)
-        assert row["move"] in row["state"]["legal_moves"]
-        # What the seat knew: its own objective, none of the others'.
-        objectives = row["state"]["view"]["objectives"]
-        assert objectives[seat] is not None
-        assert all(o is None for i, o in enumerate(objectives) if i != seat)
-        s.apply(row["move"])
-    assert s.is_terminal()
-    assert [row["return"] for row in lines] == [s.returns()[row["seat"]] for row in lines]
+def test_selfplay_examples_are_the_games_decisions_with_the_seats_knowledge_only(tmp_path):
+    data = selfplay.selfplay("kabaleo", "greedy", 2, seed=3)
+    n = len(data["actions"])
+    assert n > 0 and all(len(data[k]) == n for k in ("observations", "masks", "actions", "seats", "returns", "games"))
+    assert data["observations"].dtype == np.float32 and data["masks"].dtype == np.int8
+    # Replaying the actions gives the games; each example holds what its
+    # seat observed (a state knowing only that seat's deal observes the
+    # same), the legal actions, and the seat's return at the end.
+    for g in range(2):
+        rows = np.flatnonzero(data["games"] == g)
+        s = plateau.State("kabaleo", seed=3 + g)
+        assert list(data["planes"]) == s.observation_planes()
+        for r in rows:
+            seat = int(data["seats"][r])
+            assert seat == s.current_player
+            mine = plateau.State.from_record(s.record(seat))
+            assert np.array_equal(data["observations"][r], mine.observation_tensor(seat))
+            assert np.array_equal(data["masks"][r], s.legal_actions_mask())
+            assert data["masks"][r][data["actions"][r]] == 1
+            s.apply_action(int(data["actions"][r]))
+        assert s.is_terminal()
+        assert [float(data["returns"][r]) for r in rows] == pytest.approx([s.returns()[data["seats"][r]] for r in rows])
+    # The command line writes them to a file.
+    out = tmp_path / "data.npz"
+    subprocess.run(
+        [sys.executable, str(EXAMPLES / "selfplay.py"), "--game", "abalone", "--player", "greedy",
+         "--games", "1", "--max-plies", "6", "--out", str(out)],
+        check=True, capture_output=True, timeout=300,
+    )
+    saved = np.load(out)
+    assert saved["observations"].shape[0] == 6 and saved["returns"].tolist() == [0.0] * 6

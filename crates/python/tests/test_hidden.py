@@ -7,8 +7,8 @@ state: for many seeds, every variant, several points of each game and every
 seat, the test builds, from a record with a full ``Deal`` tag, the state of
 every assignment of the other seats' objectives (each a colour of the game
 other than the seat's own, all different), and checks that the seat's
-information state is the same in each and in the true state, deal included
-(the core masks a full deal for the seat). The seat's own deal hides every
+information state and observation tensor are the same in each and in the
+true state, deal included (the core masks a full deal for the seat). The seat's own deal hides every
 other objective (``?``), and its record replays to the same information
 state. Samples drawn from the seat's knowledge agree with it and draw the
 other objectives at random.
@@ -18,6 +18,7 @@ import itertools
 import json
 import random
 
+import numpy as np
 import pytest
 
 import plateau
@@ -64,6 +65,7 @@ def test_information_states_hide_the_other_objectives(variant):
                 assert mine[seat] == true_objectives[seat]
                 assert all(mine[o] == "?" for o in range(n) if o != seat), deal
                 assert [x for i, x in enumerate(info["view"]["objectives"]) if i != seat] == [None] * (n - 1)
+                observed = truth.observation_tensor(seat)
                 text = json.dumps(info, sort_keys=True)
                 assert '"seed"' not in text.lower()
                 # Every assignment of the others' objectives gives the same
@@ -77,6 +79,10 @@ def test_information_states_hide_the_other_objectives(variant):
                     assert st.view("referee")["objectives"] == letters
                     other = st.information_state(seat)
                     assert other == info, (seed, seat, letters)
+                    # The observation tensor too: the same numbers whatever
+                    # the others' objectives.
+                    assert np.array_equal(st.observation_tensor(seat), observed), (seed, seat, letters)
+                    assert st.legal_actions() == truth.legal_actions()
                     seen_truth |= letters == true_objectives
                     checked += 1
                 assert seen_truth
@@ -91,6 +97,7 @@ def test_information_states_hide_the_other_objectives(variant):
                 for k in range(12):
                     sample = truth.sample(seat, k)
                     assert sample.information_state(seat) == info
+                    assert np.array_equal(sample.observation_tensor(seat), observed)
                     assert sample.history() == truth.history()
                     assert sample.legal_moves() == truth.legal_moves()
                     assert sample.view("referee")["objectives"][seat] == true_objectives[seat]

@@ -74,18 +74,17 @@ def test_bad_specs_and_misuse():
 
 def test_the_gil_is_released_while_searching():
     # While a 300 ms search runs on a thread, the main thread keeps running
-    # Python code.
+    # Python code: were the GIL held during the search, the main thread
+    # would not run at all until it ended (a tick or two at most).
     player = plateau.Player("abalone", "alphabeta:time=300ms")
     state = plateau.State("abalone")
     result = {}
     t = threading.Thread(target=lambda: result.setdefault("move", player.choose(state)))
     t.start()
     ticks = 0
-    start = time.monotonic()
     while t.is_alive():
         ticks += 1
         time.sleep(0.001)
     t.join()
     assert result["move"] in state.legal_moves()
-    assert time.monotonic() - start >= 0.25
     assert ticks > 20

@@ -11,7 +11,7 @@ def run(*args):
 
 
 def test_stubs_match_the_native_module():
-    run("mypy.stubtest", "plateau")
+    run("mypy.stubtest", "plateau", "--mypy-config-file", "pyproject.toml")
 
 
 def test_the_package_type_checks():

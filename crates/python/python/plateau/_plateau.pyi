@@ -5,6 +5,9 @@ Everything here is re-exported by ``plateau``; import it from there.
 
 from typing import Any, Dict, List, Literal, Optional, Tuple, Union, final
 
+import numpy as np
+import numpy.typing as npt
+
 from ._types import GameInfo, InformationState
 
 __all__ = ["Choice", "Player", "State", "__version__", "games"]
@@ -128,6 +131,34 @@ class State:
         the consistent values (from ``rng_seed``: the same seed, the same
         draw), and the public moves replayed. For a game without hidden
         information, a copy."""
+    @property
+    def num_distinct_actions(self) -> int:
+        """The size of the action space of this game and variant: every move
+        is one integer action in ``range(num_distinct_actions)``
+        (``docs/encoding/``)."""
+    def legal_actions(self) -> List[int]:
+        """The legal moves as integer actions, in the order of
+        :meth:`legal_moves`."""
+    def legal_actions_mask(self) -> npt.NDArray[np.int8]:
+        """1 for each legal action, 0 elsewhere (``num_distinct_actions``
+        elements)."""
+    def apply_action(self, action: int) -> str:
+        """Play a move given as an action; return its text. ``ValueError``
+        when it names no legal move (nothing changes)."""
+    def action_to_move(self, action: int) -> str:
+        """The move an action names here, in notation (``ValueError`` when it
+        names none)."""
+    def move_to_action(self, move: str) -> int:
+        """The action of a move given in notation (``ValueError`` when the
+        text is not a move)."""
+    @property
+    def observation_shape(self) -> Tuple[int, int, int]:
+        """``(planes, height, width)`` of an observation tensor."""
+    def observation_planes(self) -> List[str]:
+        """The name of each plane of an observation tensor."""
+    def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
+        """What ``seat`` may see, from its point of view, as a ``float32``
+        array of :attr:`observation_shape` with values in 0..1."""
     def perft(self, depth: int) -> int:
         """The number of leaf positions after exactly ``depth`` moves (the GIL
         is released while counting)."""
