@@ -2,11 +2,16 @@
 with their rules in Rust, and Plateau's computer players, for game-AI research.
 
 - :func:`games` lists the games, their variants, options and player levels.
-- :class:`State` is one game in progress: legal moves as text, apply and undo,
-  returns, records, per-reader views, information states and sampling for the
+- :class:`State` is one game in progress: legal moves as text or integer
+  actions, apply and undo, returns, records, per-reader views, observation
+  tensors and action masks (NumPy), information states and sampling for the
   game with hidden information (Kabaleo).
 - :class:`Player` is one of Plateau's computer players (random, greedy,
   alpha-beta, MCTS, ISMCTS, levels ``ai:1`` to ``ai:6``).
+
+- :mod:`plateau.pettingzoo` (PettingZoo AEC environments of every game) and
+  :mod:`plateau.gym` (a Gymnasium environment against built-in players) need
+  the ``envs`` extra (PettingZoo and Gymnasium); they are not imported here.
 
 See the package's README for examples.
 """
