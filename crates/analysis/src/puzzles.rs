@@ -1,0 +1,1 @@
+//! Puzzles (written by the puzzles helper).
