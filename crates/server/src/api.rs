@@ -32,7 +32,7 @@ fn query_error(r: QueryRejection) -> ApiError {
 }
 
 /// Parse a JSON body; an empty body is `{}`.
-fn parse_json<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
+pub(crate) fn parse_json<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
     let body = body.map_err(body_error)?;
     let text: &[u8] = if body.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &body };
     serde_json::from_slice(text).map_err(|e| ApiError::bad_request("bad_json", format!("the request body: {e}")))

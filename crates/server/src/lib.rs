@@ -70,6 +70,7 @@ mod cluster;
 mod listen;
 mod lobby;
 mod metrics;
+mod position;
 mod profiles;
 mod state;
 mod table;
@@ -276,6 +277,7 @@ pub fn router(state: AppState, ui: Option<Router>) -> Router {
         .route("/api/docs", get(api::docs))
         .route("/api/catalog", get(api::catalog))
         .route("/api/setup", post(api::setup))
+        .route("/api/position", post(position::position))
         .route("/api/stats", get(api::stats))
         .route("/metrics", get(metrics::scrape))
         .route("/api/games", get(api::list).post(api::create))
