@@ -20,6 +20,11 @@
 //!   password, personal access tokens; `/games`: the account's games.
 //! - `/player/{name}`: a player's ratings, results, rating history and recent
 //!   games; `/leaderboard`, `/leaderboard/{game}`: the best players of a game.
+//! - `/game/{id}` of a finished game also shows its computer analysis
+//!   (evaluation chart, marked moves, the engine's move on the board).
+//! - `/analysis/{game}`: the analysis board (from the start, a finished game
+//!   `?game=ID` or a pasted record; moves by click, a live evaluation).
+//! - `/puzzles/{game}`: puzzles (Abalone, Abraxas), solved by click.
 //!
 //! # How moves are made
 //!
@@ -175,7 +180,9 @@ async fn file(Path(path): Path<String>, headers: HeaderMap) -> Response {
 
 /// The routes of the interface: the pages (`/`, `/game/{id}`, `/rules`,
 /// `/rules/{game}`, the account pages `/login`, `/signup`, `/account`,
-/// `/games`, `/player/{name}`, `/leaderboard`, `/leaderboard/{game}`) and the
+/// `/games`, `/player/{name}`, `/leaderboard`, `/leaderboard/{game}`, the
+/// analysis board `/analysis`, `/analysis/{game}`, the puzzles `/puzzles`,
+/// `/puzzles/{game}`) and the
 /// files (`/assets/{path}`). It sets no fallback, so
 /// that a server can merge it with its own routes.
 pub fn router() -> Router {
@@ -191,6 +198,10 @@ pub fn router() -> Router {
         .route("/player/{name}", get(shell))
         .route("/leaderboard", get(shell))
         .route("/leaderboard/{game}", get(shell))
+        .route("/analysis", get(shell))
+        .route("/analysis/{game}", get(shell))
+        .route("/puzzles", get(shell))
+        .route("/puzzles/{game}", get(shell))
         .route("/assets/{*path}", get(file))
 }
 
@@ -281,6 +292,10 @@ mod tests {
             "/player/Ann_1",
             "/leaderboard",
             "/leaderboard/abalone",
+            "/analysis",
+            "/analysis/abalone",
+            "/puzzles",
+            "/puzzles/abraxas",
         ] {
             let res = app.clone().oneshot(get(uri)).await.unwrap();
             assert_eq!(res.status(), StatusCode::OK, "{uri}");

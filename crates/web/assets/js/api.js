@@ -12,14 +12,15 @@ export class ApiError extends Error {
 }
 
 /** Call the API: JSON in, JSON out; errors become ApiError. */
-export async function api(path, { method = 'GET', body, token } = {}) {
+export async function api(path, { method = 'GET', body, token, signal } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   let res;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(path, { method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (e) {
+    if (e && e.name === 'AbortError') throw new ApiError(0, 'aborted', 'aborted');
     throw new ApiError(0, 'network', String(e && e.message || e));
   }
   let data = null;

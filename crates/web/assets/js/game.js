@@ -12,6 +12,7 @@ import { moveSound, tickSound, soundSwitch } from './sounds.js';
 import { ratingText, changeEl } from './ratings.js';
 import { getSession, onSession, playerPath } from './session.js';
 import { errorText } from './errors.js';
+import { GameAnalysis } from './analysis.js';
 
 const BACKOFF = [250, 1000, 2000, 4000, 8000];
 
@@ -110,6 +111,7 @@ class GamePage {
     if (this.unSession) this.unSession();
     if (this.clocks) this.clocks.stop();
     if (this.sound) this.sound.detach();
+    if (this.analysis) this.analysis.stop();
     document.removeEventListener('keydown', this.keys);
     window.removeEventListener('online', this.onOnline);
   }
@@ -514,13 +516,15 @@ class GamePage {
       label: (id) => (d.label && d.label(id, t)) || id,
       onMove: (mv) => this.playMove(mv),
     });
+    if (this.analysis) this.analysis.stop();
+    this.analysis = new GameAnalysis(this);
     fill(this.root, 
       h('div', { class: 'game-head' }, this.el.title, this.el.meta),
       h('div', { class: 'game', 'data-game': this.st.game },
         h('div', { class: 'board-col' },
           this.el.secret,
           h('div', { class: 'board-wrap' }, this.el.status, this.el.viewing, this.el.board, this.el.bar, this.el.hint)),
-        h('aside', {}, this.el.result, this.el.seats, this.el.extra, this.el.moves, this.el.actions, this.chat.el)),
+        h('aside', {}, this.el.result, this.analysis.el, this.el.seats, this.el.extra, this.el.moves, this.el.actions, this.chat.el)),
     );
   }
 
@@ -562,6 +566,7 @@ class GamePage {
     this.renderBoard();
     this.renderSecret();
     this.renderResult();
+    this.analysis.render();
     this.renderSeats();
     this.renderExtra();
     this.renderMoves();
@@ -694,6 +699,7 @@ class GamePage {
     }
     fill(this.el.board, svg);
     this.interaction.attach(svg);
+    if (this.analysis) this.analysis.markBoard(svg, this.viewing === null ? this.history.length : this.viewing);
     const prompt = this.viewing === null && this.draw.prompt ? this.draw.prompt(s.view, this.ctx(s.view)) : null;
     if (prompt && this.interaction.legal.length && this.interaction.sel.size === 0) {
       this.el.hint.textContent = prompt;
@@ -794,6 +800,7 @@ class GamePage {
       h('button', { type: 'button', title: t('nav.next'), 'aria-label': t('nav.next'), disabled: cur >= n, onclick: () => this.step(1) }, '›'),
       h('button', { type: 'button', title: t('nav.last'), 'aria-label': t('nav.last'), disabled: cur >= n, onclick: () => this.go(null) }, '»'));
     fill(this.el.moves, h('h3', {}, t('game.moves')), box, nav);
+    if (this.analysis) this.analysis.markMoves(box);
     const on = box.querySelector('.current');
     if (on) on.scrollIntoView({ block: 'nearest' });
     else box.scrollTop = box.scrollHeight;
