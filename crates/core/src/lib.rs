@@ -404,6 +404,12 @@ pub trait Secrets: Hidden + Evaluate {
 
     /// The secret of `seat` in this complete state.
     fn secret(&self, seat: Seat) -> usize;
+
+    /// The name of a secret's value, for people (Kabaleo: a colour's letter);
+    /// by default its number.
+    fn value_name(value: usize) -> String {
+        value.to_string()
+    }
 }
 
 #[cfg(test)]

@@ -300,12 +300,14 @@ export class GameAnalysis {
     out.push(h('figure', { class: 'chart-box' },
       lineChart({
         series: Array.from({ length: seats }, (_, i) => ({ values: hd.chances.map((c) => c[i]), colour: this.seatColour(i), seat: i })),
-        lo: 0, hi: 1, n, onPick: go, current: cur, label: t('an.chances'), cls: 'chances-chart',
+        lo: 0, hi: 1, n, onPick: go, current: cur, label: t('an.chances'), cls: 'chances-chart', background: '#c4cad1',
       }),
       h('figcaption', { class: 'small muted' }, t('an.chancesHelp'))));
     out.push(h('h4', {}, t('an.beliefs')), h('p', { class: 'small muted' }, t('an.beliefsHelp')));
-    const colour = (v) => valueColour(hd.values[v], v);
-    out.push(h('div', { class: 'legend small' }, hd.values.map((name, v) => h('span', {}, h('span', { class: 'chip', style: `background:${colour(v)}` }), ' ', name))));
+    const d = this.page.draw;
+    const colour = (v) => (d.secretColour && d.secretColour(hd.values[v])) || SPARE[v % SPARE.length];
+    const valueName = (v) => (v === undefined || v === null ? '?' : (d.secretName && d.secretName(hd.values[v], t)) || hd.values[v]);
+    out.push(h('div', { class: 'legend small' }, hd.values.map((name, v) => h('span', { 'data-value': name }, h('span', { class: 'chip', style: `background:${colour(v)}` }), ' ', valueName(v)))));
     for (let obs = 0; obs < seats; obs++) {
       const box = h('details', { class: 'beliefs', 'data-observer': obs, open: obs === 0 },
         h('summary', {}, t('an.beliefsOf', { who: this.page.seatLabel(obs) })));
@@ -313,7 +315,7 @@ export class GameAnalysis {
         if (seat === obs) continue;
         const rows = hd.beliefs.map((b) => (b[obs] && b[obs][seat]) || []);
         box.append(h('div', { class: 'belief-row' },
-          h('div', { class: 'small' }, t('an.aboutSecret', { who: this.page.seatLabel(seat), secret: hd.values[hd.secrets[seat]] ?? '?' })),
+          h('div', { class: 'small' }, t('an.aboutSecret', { who: this.page.seatLabel(seat), secret: valueName(hd.secrets[seat]) })),
           stackedBars(rows, colour, go, cur, t('an.beliefsAbout', { who: this.page.seatLabel(seat) }))));
       }
       out.push(box);
@@ -370,12 +372,8 @@ export class GameAnalysis {
   }
 }
 
-/** A colour for a secret's value: a Kabaleo colour letter's, or one of a list. */
-const VALUE_COLOURS = { R: '#d7372b', O: '#f08a1c', Y: '#f4cc1d', G: '#2f9a48', B: '#2a68cf', V: '#8446c0' };
+/** Colours for a secret's values when the drawing module has none. */
 const SPARE = ['#1f6f8b', '#e8590c', '#2e7d32', '#8a4cc2', '#795548', '#607d8b'];
-function valueColour(name, i) {
-  return VALUE_COLOURS[name] || SPARE[i % SPARE.length];
-}
 
 /** One stacked bar per ply: the probabilities of each value. */
 function stackedBars(rows, colour, onPick, cur, label) {

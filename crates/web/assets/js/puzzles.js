@@ -168,7 +168,10 @@ class PuzzlePage {
       fill(this.el.board);
       return;
     }
-    const svg = this.draw.draw(p.view, drawCtx(p, this.prev, t, this.puzzle.seat));
+    const ctx = drawCtx(p, this.prev, t, this.puzzle.seat);
+    // The solver's side at the bottom, as on a game's page.
+    ctx.flip = this.puzzle.seat === 1 && (p.seats || []).length === 2;
+    const svg = this.draw.draw(p.view, ctx);
     fill(this.el.board, svg);
     this.interaction.attach(svg);
     if (this.hint && this.state === 'solving') {

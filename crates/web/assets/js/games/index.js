@@ -5,7 +5,9 @@
 //   elements tagged with the gesture ids (data-id) and a `.hl` highlight;
 // - seatColour(seat, view), seatName(seat, name, t), title(t);
 // - label(id, t): the words of a button for an id not on the board;
-// - panel(view, ctx), secret(view, ctx), result(view, ctx, result), prompt(view, ctx).
+// - panel(view, ctx), secret(view, ctx), result(view, ctx, result), prompt(view, ctx);
+// - secretColour(value), secretName(value, t): a hidden secret's value in the
+//   computer analysis (Kabaleo's objective colours).
 
 import abalone from './abalone.js';
 import colorito from './colorito.js';

@@ -219,4 +219,7 @@ export default {
   secret,
   panel,
   result,
+  // A secret's value (an objective colour) as the analysis shows it.
+  secretColour: (c) => COLOURS[c],
+  secretName: (c, t) => colourName(c, t),
 };
