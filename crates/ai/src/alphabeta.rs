@@ -397,8 +397,7 @@ impl<S: Evaluate> AlphaBeta<S> {
         if self.use_plan
             && let Some((mv, n)) = state.planned_move(self.budget.time.map(|t| start + t / 2))
         {
-            let info =
-                SearchInfo { depth: 0, nodes: 0, time: start.elapsed(), score: Some(Score::Plan(n)), pv: Vec::new() };
+            let info = SearchInfo { score: Some(Score::Plan(n)), time: start.elapsed(), ..SearchInfo::default() };
             return (vec![mv], info);
         }
         self.nodes = 0;
@@ -489,6 +488,7 @@ impl<S: Evaluate> AlphaBeta<S> {
                 Score::Eval(score)
             }),
             pv: Vec::new(),
+            returns: Vec::new(),
         };
         (pv, info)
     }

@@ -58,6 +58,7 @@ impl<S: Evaluate> Search<S> for Greedy {
             time: start.elapsed(),
             score: Some(Score::Eval(v.clamp(i32::MIN as i64, i32::MAX as i64) as i32)),
             pv: Vec::new(),
+            returns: Vec::new(),
         };
         (vec![mv], info)
     }
@@ -99,6 +100,7 @@ impl<S: Hidden + Evaluate> HiddenSearch<S> for HiddenGreedy {
             time: start.elapsed(),
             score: Some(Score::Eval((v / states.len() as i64).clamp(i32::MIN as i64, i32::MAX as i64) as i32)),
             pv: Vec::new(),
+            returns: Vec::new(),
         };
         (mv, info)
     }

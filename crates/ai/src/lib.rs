@@ -37,7 +37,7 @@ use plateau_core::rand::SeedableRng;
 use plateau_core::{AnyMatch, Evaluate, Game, Hidden, Secrets, State, Turn};
 use rand_chacha::ChaCha8Rng;
 
-pub use player::{AnyPlayer, Choice, Guess, Level, PlayerError, Players, Score, SearchInfo};
+pub use player::{AnyPlayer, BeliefTrace, Choice, Guess, Level, PlayerError, Players, Score, SearchInfo};
 pub use spec::{Budget, Kind, PlayerSpec, SpecError};
 
 /// The random generator of players.
@@ -295,6 +295,60 @@ where
             }
         }
         Some(out)
+    }
+    fn beliefs(&self, m: &dyn AnyMatch, stop: &StopFlag) -> Option<BeliefTrace> {
+        use std::sync::atomic::Ordering;
+        if !matches!(m.dealt_for(), None | Some(plateau_core::Reader::Referee)) {
+            return None; // made from one seat's deal: the others' secrets are made up
+        }
+        typed::<G>(m).ok()?;
+        let history = m.history();
+        // The same match from its start, replayed move by move.
+        let mut c = m.clone_box();
+        while c.undo() {}
+        let seats = m.seats();
+        let mut beliefs = Vec::with_capacity(history.len() + 1);
+        for ply in 0..=history.len() {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let state = typed::<G>(c.as_ref()).ok()?.state();
+            let at: Vec<Vec<Vec<f32>>> = (0..seats)
+                .map(|observer| {
+                    let b = belief::infer::<G::State>(&state.knowledge(observer), observer, belief::RATIONALITY);
+                    (0..seats)
+                        .map(|seat| b.weights[seat][..G::State::VALUES].iter().map(|&w| w as f32).collect())
+                        .collect()
+                })
+                .collect();
+            beliefs.push(at);
+            if let Some(mv) = history.get(ply) {
+                c.play(mv).ok()?;
+            }
+        }
+        let end = typed::<G>(m).ok()?.state();
+        Some(BeliefTrace {
+            values: (0..G::State::VALUES).map(G::State::value_name).collect(),
+            secrets: (0..seats).map(|s| end.secret(s)).collect(),
+            beliefs,
+        })
+    }
+    fn omniscient(&self, spec: &PlayerSpec) -> Option<Result<Box<dyn AnyPlayer>, SpecError>> {
+        let spec = match resolve_level(spec, &HIDDEN_LEVELS) {
+            Ok(s) => s,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(match spec.kind {
+            Kind::Mcts | Kind::IsMcts => {
+                let m = mcts::Mcts::new(spec.budget, player_rng(&spec), mcts::MctsConfig::for_game::<G::State>());
+                Ok(perfect_player::<G, _>(spec, m))
+            }
+            Kind::Greedy => {
+                let g = greedy::Greedy::new(player_rng(&spec));
+                Ok(perfect_player::<G, _>(spec, g))
+            }
+            _ => Err(SpecError(format!("a player over the true state of {} is mcts, ismcts or greedy", G::INFO.name))),
+        })
     }
 }
 

@@ -123,6 +123,9 @@ struct Engine<S: State> {
     iterations: u64,
     max_depth: u32,
     stop: Option<crate::StopFlag>,
+    /// The sum over this search's iterations of each seat's return.
+    root_returns: [f64; MAX_SEATS],
+    seats: usize,
 }
 
 impl<S: Evaluate> Engine<S> {
@@ -137,6 +140,8 @@ impl<S: Evaluate> Engine<S> {
             iterations: 0,
             max_depth: 0,
             stop: None,
+            root_returns: [0.0; MAX_SEATS],
+            seats: 0,
         }
     }
 
@@ -219,6 +224,10 @@ impl<S: Evaluate> Engine<S> {
             plies += 1;
         }
         let r = returns(&s, self.config.eval_scale);
+        self.seats = s.seats();
+        for (sum, &v) in self.root_returns.iter_mut().zip(&r) {
+            *sum += v as f64;
+        }
         for &i in &self.path {
             let n = &mut self.tree.nodes[i as usize];
             n.visits += 1;
@@ -236,6 +245,7 @@ impl<S: Evaluate> Engine<S> {
         let start = Instant::now();
         self.iterations = 0;
         self.max_depth = 0;
+        self.root_returns = [0.0; MAX_SEATS];
         let deadline = self.budget.time.map(|t| start + t.saturating_sub((t / 20).min(Duration::from_millis(5))));
         let max_iter = match (self.budget.iterations, self.budget.time) {
             (Some(n), _) => n,
@@ -289,6 +299,10 @@ impl<S: Evaluate> Engine<S> {
             time,
             score: Some(Score::Value(value)),
             pv: Vec::new(),
+            returns: match self.iterations {
+                0 => Vec::new(),
+                n => self.root_returns[..self.seats].iter().map(|&r| (r / n as f64) as f32).collect(),
+            },
         }
     }
 }

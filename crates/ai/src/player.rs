@@ -51,6 +51,10 @@ pub struct SearchInfo {
     pub score: Option<Score>,
     /// The principal variation, in notation.
     pub pv: Vec<String>,
+    /// Each seat's mean return over the search's iterations, in −1..1
+    /// (Monte-Carlo searches; empty for the others).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub returns: Vec<f32>,
 }
 
 impl SearchInfo {
@@ -124,6 +128,21 @@ pub struct Guess {
     pub right: bool,
 }
 
+/// What the information-set players believed during a finished game of a
+/// game with secrets (see [`Players::beliefs`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct BeliefTrace {
+    /// The names of the secret's values ([`plateau_core::Secrets::value_name`]).
+    pub values: Vec<String>,
+    /// Each seat's true secret (an index into `values`).
+    pub secrets: Vec<usize>,
+    /// `beliefs[ply][observer][seat][value]`: what seat `observer` believed
+    /// of seat `seat`'s secret in the position after `ply` moves (ply 0 to
+    /// the end), from its own knowledge alone ([`crate::belief::infer`]);
+    /// each row sums to 1, and an observer knows its own secret (1 on it).
+    pub beliefs: Vec<Vec<Vec<Vec<f32>>>>,
+}
+
 /// The computer players of one game.
 pub trait Players: Send + Sync {
     /// The game's name.
@@ -136,6 +155,25 @@ pub trait Players: Send + Sync {
     /// guess of every other seat's secret just before the end, from its
     /// knowledge alone, and whether it was right.
     fn guesses(&self, _m: &dyn AnyMatch) -> Option<Vec<Guess>> {
+        None
+    }
+    /// For games with secrets, of a match that knows every secret (made
+    /// from a seed, or the referee's deal): each seat's beliefs about every
+    /// secret at every position of the game, inferred from that seat's
+    /// knowledge at the time. `None` for other games and other matches, or
+    /// when `stop` is set before the end (the work is quadratic in the
+    /// game's length: a few milliseconds for a whole game of Kabaleo).
+    fn beliefs(&self, _m: &dyn AnyMatch, _stop: &crate::StopFlag) -> Option<BeliefTrace> {
+        None
+    }
+    /// For games with hidden information, after the game only: a player
+    /// that searches the true state (it sees every secret), made from
+    /// `spec` (`mcts` and `ismcts` give UCT over the true state, `greedy` the
+    /// greedy player over it; levels resolve first). Its choices'
+    /// [`SearchInfo::returns`] are every seat's expected return with
+    /// everything known. `None` for games of perfect information (their
+    /// players already see everything).
+    fn omniscient(&self, _spec: &PlayerSpec) -> Option<Result<Box<dyn AnyPlayer>, SpecError>> {
         None
     }
     /// Make a player from spec text.

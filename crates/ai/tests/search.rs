@@ -82,6 +82,23 @@ fn mcts_finds_the_push_out() {
 }
 
 #[test]
+fn mcts_reports_every_seats_mean_return() {
+    // Black pushes out its sixth marble in one move: most iterations end
+    // in Black's win, whose returns are 1 and -1.
+    let s = pos(PUSH_OUT_IN_ONE);
+    let b = Budget { iterations: Some(3_000), ..Budget::default() };
+    let mut m = Mcts::<AbaloneState>::new(b, rand_chacha::ChaCha8Rng::seed_from_u64(1), MctsConfig::default());
+    let (_, info) = m.search(&s, &[]);
+    assert_eq!(info.returns.len(), 2);
+    assert!(info.returns[0] > 0.5, "{:?}", info.returns);
+    // Abalone's returns and evaluations are zero-sum.
+    assert!((info.returns[0] + info.returns[1]).abs() < 1e-3, "{:?}", info.returns);
+    // Alpha-beta does not know them.
+    let mut ab = AlphaBeta::<AbaloneState>::new(budget_depth(2), 16);
+    assert!(ab.search(&s, &[]).1.returns.is_empty());
+}
+
+#[test]
 fn time_limits_are_respected() {
     let game = Abalone::with_layout("belgian-daisy", Rules::default()).unwrap();
     let s = game.start(0);

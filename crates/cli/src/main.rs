@@ -3,6 +3,7 @@
 //! Every command works for every registered game through the type-erased layer
 //! of `plateau-core`; nothing here knows a game by name.
 
+mod analyse;
 mod bot;
 mod engine;
 mod options;
@@ -76,6 +77,8 @@ enum Command {
     EngineCheck(protocol::CheckArgs),
     /// Connect an engine to a server as a bot account: accept challenges, play them, log them.
     Bot(bot::BotArgs),
+    /// Analyse a finished game: every position searched, the moves that lost the most marked.
+    Analyse(analyse::AnalyseArgs),
 }
 
 impl Command {
@@ -199,6 +202,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Engine(args) => protocol::engine(&registry, args),
         Command::EngineCheck(args) => protocol::engine_check(&registry, args),
         Command::Bot(args) => bot::bot(args),
+        Command::Analyse(args) => analyse::analyse(&registry, args),
     }
 }
 

@@ -92,4 +92,8 @@ impl Secrets for KabaleoState {
     fn secret(&self, seat: Seat) -> usize {
         self.objective(seat).index()
     }
+
+    fn value_name(value: usize) -> String {
+        Colour::from_index(value).map(|c| c.letter().to_string()).unwrap_or_else(|| value.to_string())
+    }
 }
