@@ -232,6 +232,8 @@ export class GameAnalysis {
         parts.push(h('p', { class: 'muted small' }, t('an.help')),
           h('button', { type: 'button', class: 'primary', 'data-action': 'analyse', onclick: () => this.poll(true) }, t('an.ask')));
     }
+    const st0 = this.page.st;
+    parts.push(h('p', { class: 'small' }, h('a', { href: `/analysis/${st0.game}?game=${encodeURIComponent(this.page.id)}`, 'data-link': '', 'data-action': 'to-board' }, t('an.toBoard'))));
     fill(this.el, ...parts);
   }
 
