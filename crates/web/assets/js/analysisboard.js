@@ -253,10 +253,59 @@ class Board {
     if (on) on.scrollIntoView({ block: 'nearest' });
   }
 
+  /**
+   * The game's options as the catalogue lists them (Abalone's position text
+   * among them: the position editor of a game that has one); empty fields
+   * keep the variant's values.
+   */
+  optionFields() {
+    const opts = (this.info && this.info.options) || [];
+    const cur = this.base.options || {};
+    return opts.map((o) => {
+      const k = o.kind || {};
+      const name = `opt-${o.name}`;
+      let input;
+      if (k.type === 'bool') {
+        input = h('select', { name, 'data-option': o.name },
+          h('option', { value: '' }, t('lobby.default', { v: String(o.default) })),
+          h('option', { value: 'true', selected: cur[o.name] === true }, t('lobby.on')),
+          h('option', { value: 'false', selected: cur[o.name] === false }, t('lobby.off')));
+      } else if (k.type === 'choice') {
+        input = h('select', { name, 'data-option': o.name },
+          h('option', { value: '' }, t('lobby.default', { v: String(o.default) })),
+          (k.values || []).map((v) => h('option', { value: v, selected: cur[o.name] === v }, v)));
+      } else {
+        input = h('input', {
+          type: k.type === 'int' || k.type === 'optional_int' ? 'number' : 'text', name, 'data-option': o.name,
+          placeholder: o.default === null || o.default === undefined ? '' : String(o.default),
+          value: cur[o.name] === undefined ? '' : String(cur[o.name]),
+        });
+      }
+      input.dataset.kind = k.type || 'text';
+      return h('label', { class: 'field' }, h('span', { class: 'small' }, o.name), input, h('span', { class: 'help' }, o.help || ''));
+    });
+  }
+
+  /** The options filled in the form. */
+  readOptions(box) {
+    const out = {};
+    for (const el of box.querySelectorAll('[data-option]')) {
+      const v = el.value.trim();
+      if (!v) continue;
+      const kind = el.dataset.kind;
+      if (kind === 'bool') out[el.dataset.option] = v === 'true';
+      else if (kind === 'int' || kind === 'optional_int') out[el.dataset.option] = Number(v);
+      else out[el.dataset.option] = v;
+    }
+    return out;
+  }
+
   renderSource() {
     const variants = this.info ? this.info.variants : [];
     const select = h('select', { name: 'variant', 'aria-label': t('lobby.variant') },
       variants.map((v) => h('option', { value: v.name, selected: v.name === (this.base.variant || (variants[0] && variants[0].name)) }, v.name)));
+    const fields = this.optionFields();
+    const optBox = fields.length ? h('details', { class: 'options', open: Object.keys(this.base.options || {}).length > 0 }, h('summary', {}, t('lobby.options')), fields) : null;
     const area = h('textarea', { name: 'record', rows: 4, placeholder: t('anb.pastePlaceholder'), 'aria-label': t('anb.paste') });
     fill(this.el.source,
       h('h3', {}, t('anb.position')),
@@ -267,10 +316,11 @@ class Board {
             type: 'button', 'data-action': 'new-line',
             onclick: () => {
               this.source = null;
-              this.base = { game: this.game, variant: select.value || null, options: {} };
+              this.base = { game: this.game, variant: select.value || null, options: optBox ? this.readOptions(optBox) : {} };
               this.reset();
             },
           }, t('anb.fromStart')))),
+      optBox,
       h('div', { class: 'field' }, h('span', {}, t('anb.paste')), area,
         h('button', { type: 'button', 'data-action': 'load-record', onclick: () => area.value.trim() && this.loadRecord(area.value) }, t('anb.load'))),
       h('p', { class: 'small' }, h('a', { href: `/rules/${this.game}`, 'data-link': '' }, t('act.rules'))));
@@ -313,6 +363,7 @@ class Board {
     } catch (e) {
       if (seq !== this.seq || this.stopped) return;
       toast(errorText(e), 'error');
+      this.interaction.setBusy(false);
       // An illegal line (a record that does not replay): back to the start.
       if (this.cur > 0) {
         this.line = this.line.slice(0, this.cur - 1);
