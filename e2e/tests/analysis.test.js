@@ -147,9 +147,8 @@ test('analysis board: a finished game loaded, the engine\'s evaluation, a move b
   await p.page.locator('[data-nav="next"]').click();
   await until(() => aborted.length >= 1, 'a search aborted');
   // After the blunder the engine sees the push that wins at once.
-  await p.page.locator('[data-engine-state="done"]').waitFor({ timeout: 30000 });
-  const best = await p.page.locator('.engine [data-best]').getAttribute('data-best');
-  assert.equal(best, PUSH);
+  await p.page.locator(`.engine [data-best="${PUSH}"]`).waitFor({ timeout: 30000 });
+  await p.page.locator('[data-engine-state="done"]').waitFor();
   await p.page.locator('svg.board .best-target').first().waitFor({ state: 'attached' });
   await shot(p.page, 'analysis-board');
   // Play another move than the game's, by clicks: the line changes there.

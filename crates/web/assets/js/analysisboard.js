@@ -209,7 +209,8 @@ class Board {
   renderEngine() {
     const e = this.evaluation;
     const parts = [h('h3', {}, t('anb.engine'))];
-    const p = this.pos;
+    // The position shown, unless another is being loaded.
+    const p = this.pos && Array.isArray(this.pos.moves) && this.pos.moves.join(' ') === this.key() ? this.pos : null;
     if (p && p.result) {
       parts.push(h('p', { class: 'muted' }, t('anb.over', { result: p.result })));
     } else if (!e || e.key !== this.key() || e.pending) {
@@ -355,6 +356,7 @@ class Board {
     this.evalCtl = null;
     this.renderMoves();
     this.renderStatus();
+    this.renderEngine();
     this.interaction.setBusy(true);
     let p;
     let prev = null;
