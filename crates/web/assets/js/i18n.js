@@ -467,6 +467,8 @@ const en = {
   'pz.replied': 'The reply: {move}. Your move.',
   'pz.wrong': '{move} is not the move.',
   'pz.solved': 'Solved! Well done.',
+  'pz.yours': 'Your puzzle rating',
+  'pz.tried': 'You have tried this one before: this attempt is practice.',
   'pz.showSolution': 'Show the solution',
   'pz.solution': 'The move was {move}.',
 };
@@ -976,6 +978,8 @@ const fr = {
   'pz.replied': 'La réponse : {move}. À vous.',
   'pz.wrong': '{move} n’est pas le bon coup.',
   'pz.solved': 'Résolu ! Bravo.',
+  'pz.yours': 'Votre cote aux problèmes',
+  'pz.tried': 'Vous avez déjà essayé celui-ci : cet essai est pour l’entraînement.',
   'pz.showSolution': 'Voir la solution',
   'pz.solution': 'Le coup était {move}.',
   'err.not_finished': 'L’analyse attend la fin de la partie.',

@@ -96,6 +96,7 @@ class PuzzlePage {
         : await api(`/api/puzzles/${encodeURIComponent(this.game)}/next`);
       if (this.stopped) return;
       this.puzzle = p;
+      if (p.your_rating) this.me = p.your_rating;
       // The puzzle's position: its record replayed by the server.
       const start = await api('/api/position', { method: 'POST', body: { record: p.record } });
       if (this.stopped) return;
@@ -202,7 +203,9 @@ class PuzzlePage {
         h('dt', {}, t('pz.rating')), h('dd', { 'data-puzzle-rating': '' }, typeof p.rating === 'number' ? String(Math.round(p.rating)) : '–'),
         h('dt', {}, t('pz.played')), h('dd', {}, t('pz.solves', { k: p.solves ?? 0, n: p.attempts ?? 0 })),
         h('dt', {}, t('pz.theme')), h('dd', {}, t(`pz.theme.${p.theme}`, {}, p.theme)),
-        h('dt', {}, t('pz.length')), h('dd', {}, String(p.length ?? ''))),
+        h('dt', {}, t('pz.length')), h('dd', {}, String(p.length ?? '')),
+        this.me ? [h('dt', {}, t('pz.yours')), h('dd', { 'data-your-rating': '' }, String(Math.round(this.me.rating)), this.me.games ? '' : '?')] : null),
+      p.tried ? h('p', { class: 'small muted' }, t('pz.tried')) : null,
       h('div', { class: 'actions' },
         h('button', { type: 'button', 'data-action': 'hint', disabled: !solving || !!this.hint, onclick: () => this.askHint() }, t('pz.hint')),
         this.state === 'wrong' ? h('button', { type: 'button', 'data-action': 'retry', onclick: () => this.retry() }, t('pz.retry')) : null,
@@ -248,6 +251,7 @@ class PuzzlePage {
     try {
       const r = await api(`/api/puzzles/id/${encodeURIComponent(p.id)}/move`, { method: 'POST', body: { moves: this.played, move: mv } });
       if (this.stopped) return;
+      this.rated(r);
       if (!r.right) {
         this.state = 'wrong';
         this.reveal = false;
@@ -291,12 +295,20 @@ class PuzzlePage {
         if (e.status !== 400) throw e;
         this.hint = await api(url, { method: 'POST' });
       }
+      this.rated(this.hint);
       this.message = t('pz.hinted');
       this.render();
     } catch (e) {
       this.message = errorText(e);
       this.render();
     }
+  }
+
+  /** The ratings after a decided first attempt (the server says so). */
+  rated(r) {
+    if (!r || !r.rated) return;
+    if (r.your_rating) this.me = r.your_rating;
+    if (typeof r.puzzle_rating === 'number') this.puzzle.rating = r.puzzle_rating;
   }
 
   retry() {
