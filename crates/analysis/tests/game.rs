@@ -110,6 +110,23 @@ fn the_final_position_gives_the_returns_and_positions_outside_the_game_are_refus
 }
 
 #[test]
+fn a_resigned_game_ends_on_its_result_and_the_positions_before_are_searched() {
+    let mut m = new_match("abalone", &[], 0);
+    for mv in ["a1b2", "i5h5"] {
+        m.play(mv).unwrap();
+    }
+    m.adjudicate(plateau_core::Outcome::win(2, 1, "resignation"));
+    let a = analyse(m.as_ref(), &settings("alphabeta:depth=1"), &no_stop(), &mut |_, _| {}).unwrap();
+    assert_eq!(a.plies.len(), 2);
+    // The last move's "after" is the result: Black resigned.
+    assert_eq!(a.plies[1].after, vec![-1.0, 1.0]);
+    // The position before it was searched, not taken as over.
+    assert!(a.plies[1].best.is_some());
+    assert!(a.plies[1].before[0] > -0.9, "{:?}", a.plies[1].before);
+    assert_eq!(m.outcome().map(|o| o.reason), Some("resignation"), "the match is left as it was");
+}
+
+#[test]
 fn an_engine_game_has_no_judgement_on_the_engines_own_moves() {
     let spec = "alphabeta:depth=2";
     let mut m = new_match("abalone", &[], 0);
@@ -300,6 +317,18 @@ fn kabaleo_positions_are_judged_and_assembled_with_the_hidden_part() {
     }
     // Perfect-information games have no hidden part.
     assert_eq!(analyse_hidden(blunder_game().as_ref(), &s, &no_stop()).unwrap(), None);
+}
+
+#[test]
+fn a_seats_own_deal_of_kabaleo_is_refused() {
+    // One seat's knowledge: the others' objectives are made up.
+    let full = new_match("kabaleo", &[], 9);
+    let deal = full.deal(plateau_core::Reader::Seat(0)).unwrap();
+    let entry = plateau_games::registry();
+    let setup = Setup { variant: None, options: Options::new(), seed: 0 };
+    let dealt = entry.get("kabaleo").unwrap().new_match_dealt(&setup, &deal).unwrap();
+    let e = analyse_hidden(dealt.as_ref(), &settings("ismcts:iterations=8"), &no_stop()).unwrap_err();
+    assert!(e.0.contains("every secret"), "{e}");
 }
 
 #[test]

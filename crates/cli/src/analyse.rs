@@ -132,7 +132,10 @@ fn report(m: &dyn AnyMatch, a: &Analysis) -> String {
             .secrets
             .iter()
             .enumerate()
-            .map(|(s, &v)| format!("{} {}", seats.get(s).map(String::as_str).unwrap_or("?"), h.values[v]))
+            .map(|(s, &v)| {
+                let name = h.values.get(v).map(String::as_str).unwrap_or("?");
+                format!("{} {name}", seats.get(s).map(String::as_str).unwrap_or("?"))
+            })
             .collect();
         let _ = writeln!(out, "\nSecrets: {}", secrets.join(", "));
         let _ = writeln!(
