@@ -90,6 +90,14 @@ test('puzzles: the list, a wrong move reported, a hint, a puzzle solved by click
   }
   await p.page.locator('[data-puzzle-state="solved"]').waitFor();
   await shot(p.page, 'puzzle-solved');
+  // The first attempt counted (failed: the wrong move); solving after it is practice.
+  await p.page.locator('[data-attempts="1"][data-solves="0"]').waitFor();
+  // The analysis board opens the puzzle's position, with the engine.
+  await p.page.locator('[data-action="to-board"]').click();
+  await p.page.waitForURL(/\/analysis\/abalone\?puzzle=/);
+  await p.page.locator('[data-engine-state="done"]').waitFor({ timeout: 30000 });
+  assert.equal(await p.page.locator(`.moves button[data-ply="${start.length}"].current`).count(), 1);
+  await p.page.goBack();
   // The next puzzle.
   await p.page.locator('[data-action="next-puzzle"]').click();
   await until(async () => (await p.page.locator('[data-puzzle-id]').count()) && (await p.page.locator('[data-puzzle-state="solved"]').count()) === 0, 'the next puzzle');

@@ -80,8 +80,11 @@ class Board {
     }
     const q = new URLSearchParams(location.search);
     const from = q.get('game');
+    const puzzle = q.get('puzzle');
     if (from) {
       await this.loadGame(from);
+    } else if (puzzle) {
+      await this.loadPuzzle(puzzle);
     } else {
       if (q.get('variant')) this.base.variant = q.get('variant');
       this.reset();
@@ -110,6 +113,21 @@ class Board {
       this.source = id;
       this.base = { tags: recordTags(r.text) };
       this.reset(r.moves || [], 0);
+    } catch (e) {
+      toast(errorText(e), 'error');
+      this.reset();
+    }
+  }
+
+  /** A puzzle's position (its record), the line from there empty. */
+  async loadPuzzle(id) {
+    try {
+      const pz = await api(`/api/puzzles/id/${encodeURIComponent(id)}`);
+      const p = await api('/api/position', { method: 'POST', body: { record: pz.record } });
+      if (this.stopped) return;
+      this.base = { tags: recordTags(pz.record) };
+      const moves = p.moves || [];
+      this.reset(moves, moves.length);
     } catch (e) {
       toast(errorText(e), 'error');
       this.reset();

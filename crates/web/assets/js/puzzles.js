@@ -201,7 +201,7 @@ class PuzzlePage {
       h('dl', { class: 'facts small' },
         h('dt', {}, t('pz.id')), h('dd', { 'data-puzzle-id': p.id }, p.id),
         h('dt', {}, t('pz.rating')), h('dd', { 'data-puzzle-rating': '' }, typeof p.rating === 'number' ? String(Math.round(p.rating)) : '–'),
-        h('dt', {}, t('pz.played')), h('dd', {}, t('pz.solves', { k: p.solves ?? 0, n: p.attempts ?? 0 })),
+        h('dt', {}, t('pz.played')), h('dd', { 'data-attempts': p.attempts ?? 0, 'data-solves': p.solves ?? 0 }, t('pz.solves', { k: p.solves ?? 0, n: p.attempts ?? 0 })),
         h('dt', {}, t('pz.theme')), h('dd', {}, t(`pz.theme.${p.theme}`, {}, p.theme)),
         h('dt', {}, t('pz.length')), h('dd', {}, String(p.length ?? '')),
         this.me ? [h('dt', {}, t('pz.yours')), h('dd', { 'data-your-rating': '' }, String(Math.round(this.me.rating)), this.me.games ? '' : '?')] : null),
@@ -213,11 +213,13 @@ class PuzzlePage {
           ? h('button', { type: 'button', 'data-action': 'solution', onclick: () => { this.reveal = true; this.message = t('pz.solution', { move: this.expected }); this.render(); } }, t('pz.showSolution'))
           : null,
         h('button', { type: 'button', class: this.state === 'solved' || this.state === 'wrong' ? 'primary' : '', 'data-action': 'next-puzzle', onclick: () => this.next() }, t('pz.next')),
-        h('a', { class: 'button', href: this.boardLink(), 'data-link': '' }, t('pz.analyse'))));
+        // The engine's help only once the attempt is decided.
+        this.state === 'solved' || this.state === 'wrong'
+          ? h('a', { class: 'button', href: this.boardLink(), 'data-link': '', 'data-action': 'to-board' }, t('pz.analyse')) : null));
   }
 
   boardLink() {
-    return `/analysis/${this.game}`;
+    return `/analysis/${this.game}?puzzle=${encodeURIComponent(this.puzzle.id)}`;
   }
 
   renderMessage() {
@@ -309,6 +311,13 @@ class PuzzlePage {
     if (!r || !r.rated) return;
     if (r.your_rating) this.me = r.your_rating;
     if (typeof r.puzzle_rating === 'number') this.puzzle.rating = r.puzzle_rating;
+    // The puzzle's counts, this attempt included.
+    const id = this.puzzle.id;
+    api(`/api/puzzles/id/${encodeURIComponent(id)}`).then((x) => {
+      if (this.stopped || !this.puzzle || this.puzzle.id !== id) return;
+      Object.assign(this.puzzle, { attempts: x.attempts, solves: x.solves, rating: x.rating });
+      this.renderInfo();
+    }, () => {});
   }
 
   retry() {
