@@ -151,6 +151,7 @@ export class GameAnalysis {
     this.stopped = false;
     this.timer = null;
     this.gestures = new Map(); // ply -> {move: gesture} when the server gives them
+    this.openObservers = new Set([0]); // the beliefs shown (Kabaleo)
   }
 
   stop() {
@@ -311,8 +312,13 @@ export class GameAnalysis {
     const valueName = (v) => (v === undefined || v === null ? '?' : (d.secretName && d.secretName(hd.values[v], t)) || hd.values[v]);
     out.push(h('div', { class: 'legend small' }, hd.values.map((name, v) => h('span', { 'data-value': name }, h('span', { class: 'chip', style: `background:${colour(v)}` }), ' ', valueName(v)))));
     for (let obs = 0; obs < seats; obs++) {
-      const box = h('details', { class: 'beliefs', 'data-observer': obs, open: obs === 0 },
+      // Which observers are open survives the panel being drawn again.
+      const box = h('details', { class: 'beliefs', 'data-observer': obs, open: this.openObservers.has(obs) },
         h('summary', {}, t('an.beliefsOf', { who: this.page.seatLabel(obs) })));
+      box.addEventListener('toggle', () => {
+        if (box.open) this.openObservers.add(obs);
+        else this.openObservers.delete(obs);
+      });
       for (let seat = 0; seat < seats; seat++) {
         if (seat === obs) continue;
         const rows = hd.beliefs.map((b) => (b[obs] && b[obs][seat]) || []);
