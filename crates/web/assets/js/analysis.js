@@ -105,7 +105,8 @@ export function positionValues(a) {
 /**
  * An SVG chart of series over the plies 0..n: `series` is a list of
  * `{values: [..], colour, area}`, values within `lo..hi`; `onPick(ply)` when
- * a point is clicked; `marks` (ply → judgement) as coloured dots.
+ * a point is clicked; `marks` (ply → judgement, or [judgement, seat] for
+ * a dot on that seat's line) as coloured dots.
  */
 export function lineChart({ series, lo, hi, n, onPick, marks = new Map(), current = null, label, cls = 'eval-chart', height = 120, background }) {
   const W = 600;
@@ -124,8 +125,11 @@ export function lineChart({ series, lo, hi, n, onPick, marks = new Map(), curren
     svg.append(s('polyline', { class: 'chart-line', points: pts, stroke: ser.colour, 'data-seat': ser.seat }));
   }
   if (current !== null) svg.append(s('line', { class: 'chart-cursor', x1: x(current), x2: x(current), y1: 0, y2: H, 'data-cursor': current }));
-  for (const [k, j] of marks) {
-    const v = series[0] ? series[0].values[k] : 0;
+  for (const [k, mark] of marks) {
+    // A mark is a judgement, on the first line or on the line of `seat`.
+    const [j, seat] = Array.isArray(mark) ? mark : [mark, null];
+    const ser = series.find((x) => x.seat === seat) || series[0];
+    const v = ser ? ser.values[k] : 0;
     svg.append(s('circle', { class: ['chart-mark', j], cx: x(k), cy: y(v), r: 4, 'data-mark': k }));
   }
   if (onPick) {
@@ -247,7 +251,7 @@ export class GameAnalysis {
     const n = a.plies.length;
     const values = positionValues(a);
     const seats = this.page.st.seats.length;
-    const marks = new Map(a.plies.filter((p) => p.judgement).map((p) => [p.ply, p.judgement]));
+    const marks = new Map(a.plies.filter((p) => p.judgement).map((p) => [p.ply, seats === 2 ? p.judgement : [p.judgement, p.seat]]));
     const go = (k) => this.page.go(k >= n ? null : k);
     const cur = this.shownPly();
     if (values.length) {
@@ -261,7 +265,7 @@ export class GameAnalysis {
         caption = t('an.chartN');
       }
       out.push(h('figure', { class: 'chart-box' },
-        lineChart({ series, lo: -1, hi: 1, n, onPick: go, marks: seats === 2 ? marks : new Map(), current: cur, label: caption, background: seats === 2 ? this.seatColour(1) : null }),
+        lineChart({ series, lo: -1, hi: 1, n, onPick: go, marks, current: cur, label: caption, background: seats === 2 ? this.seatColour(1) : null }),
         h('figcaption', { class: 'small muted' }, caption)));
     }
     // The best move of the position shown.
