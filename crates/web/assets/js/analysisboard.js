@@ -64,6 +64,7 @@ class Board {
     this.stopped = false;
     this.info = null; // the game in the catalogue
     this.source = null; // the finished game loaded, if any
+    this.flip = false; // the board turned round
   }
 
   async start() {
@@ -212,7 +213,9 @@ class Board {
   renderBoard() {
     const p = this.pos;
     if (!p) return;
-    const svg = this.draw.draw(p.view, drawCtx(p, this.prev, t));
+    const ctx = drawCtx(p, this.prev, t);
+    ctx.flip = this.flip;
+    const svg = this.draw.draw(p.view, ctx);
     fill(this.el.board, svg);
     this.interaction.attach(svg);
     const e = this.evaluation;
@@ -266,7 +269,15 @@ class Board {
       h('button', { type: 'button', title: t('nav.first'), 'aria-label': t('nav.first'), disabled: this.cur === 0, onclick: () => this.go(0) }, '«'),
       h('button', { type: 'button', title: t('nav.prev'), 'aria-label': t('nav.prev'), 'data-nav': 'prev', disabled: this.cur === 0, onclick: () => this.go(this.cur - 1) }, '‹'),
       h('button', { type: 'button', title: t('nav.next'), 'aria-label': t('nav.next'), 'data-nav': 'next', disabled: this.cur >= n, onclick: () => this.go(this.cur + 1) }, '›'),
-      h('button', { type: 'button', title: t('anb.end'), 'aria-label': t('anb.end'), disabled: this.cur >= n, onclick: () => this.go(n) }, '»'));
+      h('button', { type: 'button', title: t('anb.end'), 'aria-label': t('anb.end'), disabled: this.cur >= n, onclick: () => this.go(n) }, '»'),
+      h('button', {
+        type: 'button', title: t('anb.flip'), 'aria-label': t('anb.flip'), 'aria-pressed': String(this.flip), 'data-action': 'flip',
+        onclick: () => {
+          this.flip = !this.flip;
+          this.renderBoard();
+          this.renderMoves();
+        },
+      }, '⇅'));
     fill(this.el.moves, h('h3', {}, t('game.moves')), box, nav);
     const on = box.querySelector('.current');
     if (on) on.scrollIntoView({ block: 'nearest' });
