@@ -41,6 +41,7 @@
 pub mod board;
 pub mod encode;
 mod eval;
+pub mod lessons;
 pub mod notation;
 mod state;
 pub mod text;
@@ -163,6 +164,10 @@ impl Abalone {
 impl Game for Abalone {
     type State = AbaloneState;
     const INFO: &'static GameInfo = &INFO;
+
+    fn lessons() -> &'static [plateau_core::lesson::Lesson] {
+        lessons::LESSONS
+    }
 
     fn configure(settings: &Settings) -> Result<Self, ConfigError> {
         let rules = Rules {

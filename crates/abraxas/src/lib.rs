@@ -224,6 +224,7 @@ pub mod analysis;
 pub mod board;
 pub mod encode;
 pub mod eval;
+pub mod lessons;
 pub mod position;
 pub mod render;
 pub mod sheet;
@@ -393,6 +394,10 @@ impl Game for Abraxas {
     type State = AbraxasState;
 
     const INFO: &'static GameInfo = &INFO;
+
+    fn lessons() -> &'static [plateau_core::lesson::Lesson] {
+        lessons::LESSONS
+    }
 
     fn configure(settings: &Settings) -> Result<Self, ConfigError> {
         let sheet =

@@ -116,6 +116,7 @@ mod bits;
 mod board;
 mod encode;
 pub mod eval;
+pub mod lessons;
 mod render;
 mod rules;
 mod score;
@@ -263,6 +264,10 @@ impl Game for Colorito {
     type State = ColoritoState;
 
     const INFO: &'static GameInfo = &INFO;
+
+    fn lessons() -> &'static [plateau_core::lesson::Lesson] {
+        lessons::LESSONS
+    }
 
     fn configure(settings: &Settings) -> Result<Self, ConfigError> {
         let board =

@@ -46,6 +46,8 @@
 //! view, drawing, legal moves, move texts, error messages and observation
 //! as the true state.
 
+pub mod lessons;
+
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 

@@ -25,6 +25,8 @@ pub trait GameEntry: Send + Sync {
     /// [`Game::deal_text`]) instead of the seed: what one seat knows of a game
     /// with hidden information.
     fn new_match_dealt(&self, setup: &Setup, deal: &str) -> Result<Box<dyn AnyMatch>, ConfigError>;
+    /// The game's lessons ([`Game::lessons`]).
+    fn lessons(&self) -> &'static [crate::lesson::Lesson];
 }
 
 struct TypedEntry<G>(PhantomData<fn() -> G>);
@@ -38,6 +40,9 @@ impl<G: Game> GameEntry for TypedEntry<G> {
     }
     fn new_match_dealt(&self, setup: &Setup, deal: &str) -> Result<Box<dyn AnyMatch>, ConfigError> {
         Ok(Box::new(Match::<G>::dealt(setup.clone(), deal)?))
+    }
+    fn lessons(&self) -> &'static [crate::lesson::Lesson] {
+        G::lessons()
     }
 }
 

@@ -26,6 +26,7 @@
 
 pub mod erased;
 pub mod error;
+pub mod lesson;
 pub mod options;
 pub mod outcome;
 pub mod perft;
@@ -151,6 +152,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn complete_deal(&self, text: &str, seed: u64) -> Result<String, ConfigError> {
         let _ = (text, seed);
         Err(ConfigError::new(format!("{} has no deal: its start does not depend on a seed", Self::INFO.title)))
+    }
+
+    /// The game's interactive course for beginners (see [`lesson`]); none by
+    /// default.
+    fn lessons() -> &'static [lesson::Lesson] {
+        &[]
     }
 }
 

@@ -240,6 +240,10 @@ impl Game for Kabaleo {
 
     const INFO: &'static GameInfo = &INFO;
 
+    fn lessons() -> &'static [plateau_core::lesson::Lesson] {
+        crate::lessons::LESSONS
+    }
+
     fn configure(settings: &Settings) -> Result<Self, ConfigError> {
         let players = settings.int("players") as usize;
         let deal = match settings.text("deal") {

@@ -93,6 +93,7 @@ mod colour;
 mod encode;
 mod game;
 mod hidden;
+pub mod lessons;
 mod position;
 mod score;
 mod state;
