@@ -68,6 +68,7 @@ mod api;
 mod bots;
 mod cluster;
 mod listen;
+mod learn;
 mod lobby;
 mod metrics;
 mod position;
@@ -278,6 +279,8 @@ pub fn router(state: AppState, ui: Option<Router>) -> Router {
         .route("/api/catalog", get(api::catalog))
         .route("/api/setup", post(api::setup))
         .route("/api/position", post(position::position))
+        .route("/api/learn", get(learn::list))
+        .route("/api/learn/{game}/{lesson}/{step}", post(learn::try_move))
         .route("/api/stats", get(api::stats))
         .route("/metrics", get(metrics::scrape))
         .route("/api/games", get(api::list).post(api::create))
