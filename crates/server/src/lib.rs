@@ -64,6 +64,7 @@ pub mod protocol;
 pub mod store;
 
 mod accounts;
+mod analysis;
 mod api;
 mod bots;
 mod cluster;
@@ -73,6 +74,7 @@ mod lobby;
 mod metrics;
 mod position;
 mod profiles;
+mod puzzles;
 mod state;
 mod table;
 mod ws;
@@ -99,7 +101,7 @@ pub const API_DOCS: &str = include_str!("../../../docs/server.md");
 
 /// The state the routes share (cheap to clone).
 #[derive(Clone)]
-pub struct AppState(Arc<state::Shared>, Arc<accounts::Accounts>, Arc<lobby::Lobby>);
+pub struct AppState(Arc<state::Shared>, Arc<accounts::Accounts>, Arc<lobby::Lobby>, Arc<analysis::Service>);
 
 /// How to run a server.
 #[derive(Clone)]
@@ -252,7 +254,8 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
     let addr = listener.local_addr().map_err(|error| StartError::Bind { addr: config.addr, error })?;
     let accounts = Arc::new(accounts::Accounts::new());
     accounts.warm();
-    let app = router(AppState(shared.clone(), accounts, lobby::Lobby::start(&shared).await), config.ui);
+    let analyses = analysis::Service::start(&shared);
+    let app = router(AppState(shared.clone(), accounts, lobby::Lobby::start(&shared).await, analyses), config.ui);
     let connections = config.connections.effective(listen::fd_limit());
     if connections.max_total < config.connections.max_total {
         tracing::info!(
@@ -290,6 +293,13 @@ pub fn router(state: AppState, ui: Option<Router>) -> Router {
         .route("/api/games/{id}/record", get(api::record))
         .route("/api/games/{id}/position", get(api::position))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api/games/{id}/analysis", get(analysis::status).post(analysis::request))
+        .route("/api/analyse", post(analysis::board))
+        .route("/api/puzzles", get(puzzles::list))
+        .route("/api/puzzles/{game}/next", get(puzzles::next))
+        .route("/api/puzzles/id/{id}", get(puzzles::one))
+        .route("/api/puzzles/id/{id}/move", post(puzzles::play))
+        .route("/api/puzzles/id/{id}/hint", post(puzzles::hint))
         .route("/api/accounts", post(accounts::sign_up))
         .route("/api/session", get(accounts::current).post(accounts::log_in).delete(accounts::log_out))
         .route("/api/account/password", post(accounts::change_password))

@@ -133,6 +133,15 @@ pub(crate) struct Metrics {
     ai_threads: Gauge,
     live_games: Gauge,
     leases_held: Gauge,
+    /// Analyses of finished games queued (asked for the first time).
+    pub(crate) analyses_queued: Counter,
+    /// Analyses finished and stored by this instance (failed ones too).
+    pub(crate) analyses_done: Counter,
+    /// Analysis-board searches started.
+    pub(crate) board_searches: Counter,
+    /// Analysis-board searches stopped before their time (the request was
+    /// dropped, or the client asked for another).
+    pub(crate) board_stopped: Counter,
 }
 
 /// What is read from the rest of the server when `/metrics` is scraped.
@@ -164,6 +173,22 @@ impl Metrics {
         let ai_threads = Gauge::default();
         let live_games = Gauge::default();
         let leases_held = Gauge::default();
+        let analyses_queued = Counter::default();
+        let analyses_done = Counter::default();
+        let board_searches = Counter::default();
+        let board_stopped = Counter::default();
+        registry.register("plateau_analyses_queued", "Analyses of finished games queued", analyses_queued.clone());
+        registry.register(
+            "plateau_analyses_done",
+            "Analyses of finished games run to their end by this instance (failed ones too)",
+            analyses_done.clone(),
+        );
+        registry.register("plateau_board_searches", "Analysis-board searches started", board_searches.clone());
+        registry.register(
+            "plateau_board_stopped",
+            "Analysis-board searches stopped early (request dropped or replaced)",
+            board_stopped.clone(),
+        );
         registry.register("plateau_moves", "Moves committed, every seat's (computers' too)", moves.clone());
         registry.register(
             "plateau_move_seconds",
@@ -214,6 +239,10 @@ impl Metrics {
             ai_threads,
             live_games,
             leases_held,
+            analyses_queued,
+            analyses_done,
+            board_searches,
+            board_stopped,
         }
     }
 

@@ -16,6 +16,13 @@
 //! [`AiPool::new`]'s `max_queued` jobs a new one is refused ([`PoolFull`]) and
 //! the game asks again a little later. At most one job per game is queued at
 //! a time.
+//!
+//! Other CPU work runs here too, as closures ([`AiPool::run`]): the analysis
+//! board's searches in the lines of play (one per client at a time, a
+//! bounded search), and the analysis of finished games one position per job
+//! in lines of their own ([`Lane::Analysis`]), served round robin per client
+//! as well, but only when no search of play waits, and by at most
+//! `max_analysis` threads at once: play is never starved by analyses.
 
 use std::collections::{HashMap, VecDeque};
 use std::panic::AssertUnwindSafe;
@@ -34,11 +41,27 @@ pub type JobResult = (Option<Box<dyn AnyPlayer>>, Result<Choice, String>);
 #[error("the computer players' queue is full")]
 pub struct PoolFull;
 
-struct Job {
-    player: Option<Box<dyn AnyPlayer>>,
-    spec: String,
-    game: Box<dyn AnyMatch>,
-    reply: oneshot::Sender<JobResult>,
+enum Job {
+    /// A computer seat's search.
+    Play {
+        player: Option<Box<dyn AnyPlayer>>,
+        spec: String,
+        game: Box<dyn AnyMatch>,
+        reply: oneshot::Sender<JobResult>,
+    },
+    /// Any other work (it sends its own answer).
+    Task(Box<dyn FnOnce() + Send>),
+}
+
+/// The lines a closure ([`AiPool::run`]) is queued in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// With the searches of play (a bounded, interactive search: the
+    /// analysis board's).
+    Play,
+    /// The analysis of finished games: taken only when no search of play
+    /// waits, by at most the pool's `max_analysis` threads at once.
+    Analysis,
 }
 
 /// Lines of waiting items, one per owner, served in turn.
@@ -88,12 +111,45 @@ impl<T> Lanes<T> {
     pub(crate) fn len(&self) -> usize {
         self.len
     }
+
+    /// The first item of the line of the owner served least recently
+    /// (`served`: when each owner was last served, by `tick`; never first),
+    /// for owners whose lines empty between items (an analysis queues its
+    /// next position only once the last is done): an owner back after
+    /// such a gap is not put behind those that never left.
+    pub(crate) fn pop_least_served(&mut self, served: &mut HashMap<String, u64>, tick: &mut u64) -> Option<T> {
+        let (i, _) =
+            self.order.iter().enumerate().min_by_key(|(i, o)| (served.get(o.as_str()).copied().unwrap_or(0), *i))?;
+        let owner = self.order.remove(i)?;
+        let line = self.lines.get_mut(&owner)?;
+        let item = line.pop_front();
+        if line.is_empty() {
+            self.lines.remove(&owner);
+        } else {
+            self.order.push_back(owner.clone());
+        }
+        if item.is_some() {
+            self.len -= 1;
+        }
+        if served.len() >= 4096 {
+            served.retain(|o, _| self.lines.contains_key(o));
+        }
+        *tick += 1;
+        served.insert(owner, *tick);
+        item
+    }
 }
 
 #[derive(Default)]
 struct Queue {
     quick: Lanes<Job>,
     deep: Lanes<Job>,
+    analysis: Lanes<Job>,
+    /// When each owner of analysis jobs was last served.
+    served: HashMap<String, u64>,
+    tick: u64,
+    /// Analysis jobs running now.
+    analysing: usize,
     closed: bool,
 }
 
@@ -107,6 +163,7 @@ pub struct AiPool {
     inner: Arc<Inner>,
     threads: usize,
     max_queued: usize,
+    max_analysis: usize,
 }
 
 /// The most jobs waiting at once, by default (one per game whose computer
@@ -145,7 +202,14 @@ pub fn is_quick(game: &str, spec: &str) -> bool {
 }
 
 fn run_job(job: Job) {
-    let Job { player, spec, game, reply } = job;
+    let (player, spec, game, reply) = match job {
+        Job::Play { player, spec, game, reply } => (player, spec, game, reply),
+        Job::Task(f) => {
+            // A task catches its own panics (see `AiPool::run`).
+            f();
+            return;
+        }
+    };
     let result = std::panic::catch_unwind(AssertUnwindSafe(move || {
         // A player is made here, off the async runtime (a search's tables
         // take time to allocate).
@@ -181,6 +245,9 @@ impl AiPool {
     pub fn with_queue(threads: usize, max_queued: usize) -> AiPool {
         let threads = threads.max(1);
         let inner = Arc::new(Inner { queue: Mutex::new(Queue::default()), ready: Condvar::new() });
+        // Analyses may take half the threads (at least one): the others are
+        // left to play.
+        let max_analysis = (threads / 2).max(1);
         for i in 0..=threads {
             let quick_only = i == threads;
             let inner = inner.clone();
@@ -188,7 +255,7 @@ impl AiPool {
             let spawned = std::thread::Builder::new().name(name).spawn(move || {
                 lower_priority();
                 loop {
-                    let job = {
+                    let (job, analysis) = {
                         let Ok(mut q) = inner.queue.lock() else { return };
                         loop {
                             if q.closed {
@@ -196,7 +263,15 @@ impl AiPool {
                             }
                             let next = if quick_only { q.quick.pop() } else { q.deep.pop().or_else(|| q.quick.pop()) };
                             if let Some(j) = next {
-                                break j;
+                                break (j, false);
+                            }
+                            let q2 = &mut *q;
+                            if !quick_only
+                                && q2.analysing < max_analysis
+                                && let Some(j) = q2.analysis.pop_least_served(&mut q2.served, &mut q2.tick)
+                            {
+                                q.analysing += 1;
+                                break (j, true);
                             }
                             q = match inner.ready.wait(q) {
                                 Ok(q) => q,
@@ -205,13 +280,20 @@ impl AiPool {
                         }
                     };
                     run_job(job);
+                    if analysis {
+                        if let Ok(mut q) = inner.queue.lock() {
+                            q.analysing -= 1;
+                        }
+                        // Another thread may take the next analysis job now.
+                        inner.ready.notify_all();
+                    }
                 }
             });
             if let Err(e) = spawned {
                 tracing::error!("could not start a computer player thread: {e}");
             }
         }
-        AiPool { inner, threads, max_queued: max_queued.max(1) }
+        AiPool { inner, threads, max_queued: max_queued.max(1), max_analysis }
     }
 
     /// Queue a search for `owner` by `player` (or, if none, a player made
@@ -225,10 +307,10 @@ impl AiPool {
     ) -> Result<oneshot::Receiver<JobResult>, PoolFull> {
         let quick = is_quick(game.info().name, spec);
         let (reply, rx) = oneshot::channel();
-        let job = Job { player, spec: spec.to_string(), game, reply };
+        let job = Job::Play { player, spec: spec.to_string(), game, reply };
         {
             let Ok(mut q) = self.inner.queue.lock() else { return Err(PoolFull) };
-            if q.quick.len() + q.deep.len() >= self.max_queued {
+            if q.quick.len() + q.deep.len() + q.analysis.len() >= self.max_queued {
                 return Err(PoolFull);
             }
             if quick {
@@ -241,9 +323,41 @@ impl AiPool {
         Ok(rx)
     }
 
+    /// Queue `f` for `owner` in `lane`; its value (or the message of its
+    /// panic) comes on the returned channel. A dropped receiver does not
+    /// stop `f`: give it a stop flag to end it early.
+    pub fn run<T, F>(&self, owner: &str, lane: Lane, f: F) -> Result<oneshot::Receiver<Result<T, String>>, PoolFull>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> T + Send + 'static,
+    {
+        let (reply, rx) = oneshot::channel();
+        let task = Box::new(move || {
+            let r = std::panic::catch_unwind(AssertUnwindSafe(f)).map_err(|_| "the computation failed".to_string());
+            let _ = reply.send(r);
+        });
+        {
+            let Ok(mut q) = self.inner.queue.lock() else { return Err(PoolFull) };
+            if q.quick.len() + q.deep.len() + q.analysis.len() >= self.max_queued {
+                return Err(PoolFull);
+            }
+            match lane {
+                Lane::Play => q.deep.push(owner, Job::Task(task)),
+                Lane::Analysis => q.analysis.push(owner, Job::Task(task)),
+            }
+        }
+        self.inner.ready.notify_all();
+        Ok(rx)
+    }
+
     /// Jobs waiting for a thread.
     pub fn queued(&self) -> usize {
-        self.inner.queue.lock().map(|q| q.quick.len() + q.deep.len()).unwrap_or(0)
+        self.inner.queue.lock().map(|q| q.quick.len() + q.deep.len() + q.analysis.len()).unwrap_or(0)
+    }
+
+    /// The most analysis jobs running at once.
+    pub fn max_analysis(&self) -> usize {
+        self.max_analysis
     }
 
     /// The number of threads for every job (there is one more for quick jobs).
@@ -303,6 +417,59 @@ mod tests {
         l.push("ann", "a2".to_string());
         assert_eq!(l.pop().as_deref(), Some("b1"));
         assert_eq!(l.pop().as_deref(), Some("a2"));
+    }
+
+    #[test]
+    fn an_owner_back_from_a_gap_is_served_first() {
+        let (mut served, mut tick) = (HashMap::new(), 0);
+        let mut l = Lanes::default();
+        let mut pop = |l: &mut Lanes<&'static str>| l.pop_least_served(&mut served, &mut tick).unwrap();
+        // Ann has two analyses (two items waiting), Bob one, whose next item
+        // comes only once his last is done.
+        l.push("ann", "a0");
+        l.push("ann", "a1");
+        l.push("bob", "b0");
+        assert_eq!([pop(&mut l), pop(&mut l), pop(&mut l)], ["a0", "b0", "a1"]);
+        // While b0 ran, Ann's line never emptied; then both queue more.
+        l.push("ann", "a2");
+        l.push("ann", "a3");
+        l.push("bob", "b1");
+        // Plain turns would serve Ann (first in the order) twice in a row;
+        // Bob, served longer ago, comes first.
+        assert_eq!(pop(&mut l), "b1");
+        assert_eq!([pop(&mut l), pop(&mut l)], ["a2", "a3"]);
+        assert_eq!(l.len(), 0);
+        assert!(l.pop_least_served(&mut HashMap::new(), &mut 0).is_none());
+    }
+
+    #[test]
+    fn analysis_jobs_take_at_most_their_share_of_the_threads() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        // Four threads: at most two analysis jobs at once.
+        let pool = AiPool::with_queue(4, 64);
+        assert_eq!(pool.max_analysis(), 2);
+        let running = Arc::new(AtomicUsize::new(0));
+        let most = Arc::new(AtomicUsize::new(0));
+        let mut rxs = Vec::new();
+        for i in 0..8 {
+            let (running, most) = (running.clone(), most.clone());
+            let rx = pool
+                .run(&format!("c{}", i % 3), Lane::Analysis, move || {
+                    let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(now, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(20));
+                    running.fetch_sub(1, Ordering::SeqCst);
+                    i
+                })
+                .unwrap();
+            rxs.push(rx);
+        }
+        let got: Vec<usize> = rxs.into_iter().map(|rx| rx.blocking_recv().unwrap().unwrap()).collect();
+        assert_eq!(got, (0..8).collect::<Vec<_>>());
+        assert!(most.load(Ordering::SeqCst) <= 2, "{} at once", most.load(Ordering::SeqCst));
+        // A panic is an answer, not a lost thread.
+        let rx = pool.run("c", Lane::Play, || -> usize { panic!("boom") }).unwrap();
+        assert!(rx.blocking_recv().unwrap().is_err());
     }
 
     #[test]

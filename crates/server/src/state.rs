@@ -80,6 +80,15 @@ pub struct Limits {
     /// hold while it does. A dead instance's games are taken over by the
     /// others this long after its last heartbeat.
     pub lease: Duration,
+    /// The computer analysis of a finished game: search time per position.
+    pub analysis_time: Duration,
+    /// Analyses waiting or running at once, in all (every instance's).
+    pub analyses_queued: usize,
+    /// Of those, asked by one client (an account, or a guest's address).
+    pub analyses_per_client: usize,
+    /// Analyses one instance runs at once (their positions interleave on
+    /// the computer pool's analysis lines).
+    pub analyses_running: usize,
 }
 
 impl Default for Limits {
@@ -108,6 +117,10 @@ impl Default for Limits {
             claim_after: Duration::from_secs(60),
             chat_per_game: 1_000,
             lease: Duration::from_secs(5),
+            analysis_time: Duration::from_millis(300),
+            analyses_queued: 64,
+            analyses_per_client: 2,
+            analyses_running: 4,
         }
     }
 }

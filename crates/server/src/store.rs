@@ -31,6 +31,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use sqlx::{ConnectOptions, QueryBuilder, Row, Sqlite};
 use tokio::sync::{mpsc, oneshot};
 
+pub(crate) mod analysis;
 pub(crate) mod bots;
 pub mod chat;
 pub(crate) mod players;
@@ -425,7 +426,7 @@ pub struct Listed {
 }
 
 /// What the server needs of a database.
-pub trait Storage: players::PlayerStore + bots::BotStore + Send + Sync + 'static {
+pub trait Storage: players::PlayerStore + bots::BotStore + analysis::AnalysisStore + Send + Sync + 'static {
     /// Apply these groups of writes in one transaction: all or nothing.
     fn commit<'a>(&'a self, groups: &'a [Vec<WriteOp>]) -> BoxFut<'a, Result<(), StoreError>>;
     /// A game with its seats and events.

@@ -67,7 +67,7 @@ pub trait BotStore {
 
 /// A statement with `?` placeholders, numbered for PostgreSQL (`$1`…). The
 /// statements here have no `?` inside a string.
-fn numbered(sql: &str) -> String {
+pub(super) fn numbered(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len() + 8);
     let mut n = 0;
     for c in sql.chars() {

@@ -35,6 +35,7 @@ mod ctx;
 mod frames;
 mod replica;
 mod restore;
+pub(crate) use restore::replay;
 mod takeback;
 #[cfg(test)]
 mod tests;
