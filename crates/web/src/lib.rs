@@ -25,6 +25,8 @@
 //! - `/analysis/{game}`: the analysis board (from the start, a finished game
 //!   `?game=ID` or a pasted record; moves by click, a live evaluation).
 //! - `/puzzles/{game}`: puzzles (Abalone, Abraxas), solved by click.
+//! - `/learn`, `/learn/{game}`: each game's lessons, played by click, each
+//!   move judged by the server (`learn.js`).
 //!
 //! # How moves are made
 //!
@@ -182,7 +184,7 @@ async fn file(Path(path): Path<String>, headers: HeaderMap) -> Response {
 /// `/rules/{game}`, the account pages `/login`, `/signup`, `/account`,
 /// `/games`, `/player/{name}`, `/leaderboard`, `/leaderboard/{game}`, the
 /// analysis board `/analysis`, `/analysis/{game}`, the puzzles `/puzzles`,
-/// `/puzzles/{game}`) and the
+/// `/puzzles/{game}`, the lessons `/learn`, `/learn/{game}`) and the
 /// files (`/assets/{path}`). It sets no fallback, so
 /// that a server can merge it with its own routes.
 pub fn router() -> Router {
@@ -202,6 +204,8 @@ pub fn router() -> Router {
         .route("/analysis/{game}", get(shell))
         .route("/puzzles", get(shell))
         .route("/puzzles/{game}", get(shell))
+        .route("/learn", get(shell))
+        .route("/learn/{game}", get(shell))
         .route("/assets/{*path}", get(file))
 }
 

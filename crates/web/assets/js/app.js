@@ -26,6 +26,7 @@ function route() {
   else if ((m = /^\/player\/([^/]{1,64})\/?$/.exec(path))) stop = lazy(() => import('./profile.js'), (x) => x.profilePage(main, decoded(m[1])));
   else if ((m = /^\/analysis(?:\/([a-z0-9_-]+))?\/?$/.exec(path))) stop = lazy(() => import('./analysisboard.js'), (x) => x.analysisPage(main, m[1] || null));
   else if ((m = /^\/puzzles(?:\/([a-z0-9_-]+))?\/?$/.exec(path))) stop = lazy(() => import('./puzzles.js'), (x) => x.puzzlesPage(main, m[1] || null));
+  else if ((m = /^\/learn(?:\/([a-z0-9_-]+))?\/?$/.exec(path))) stop = lazy(() => import('./learn.js'), (x) => x.learnPage(main, m[1] || null));
   else if ((m = /^\/leaderboard(?:\/([a-z0-9_-]+))?\/?$/.exec(path))) stop = lazy(() => import('./leaderboard.js'), (x) => x.leaderboardPage(main, m[1] || null));
   else stop = lobbyPage(main);
 }
