@@ -372,3 +372,88 @@ async fn a_dropped_request_stops_its_search() {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_kabaleo_game_gets_its_hidden_analysis() {
+    let s = start_with(quick()).await;
+    let (id, t0, _) = create(s.addr, json!({ "game": "kabaleo" })).await;
+    let (_, t1) = join(s.addr, &id, "Bob").await;
+    let tokens = [t0.unwrap(), t1];
+    // Six moves, each the first legal move of the seat to move, then the
+    // seat to move resigns.
+    let mut played = Vec::new();
+    for _ in 0..6 {
+        let mut moved = false;
+        for t in &tokens {
+            let (_, st) = get(s.addr, &format!("/api/games/{id}"), Some(t)).await;
+            if let Some(mv) = st["legal_moves"].as_array().and_then(|l| l.first()).and_then(Value::as_str) {
+                let body = json!({ "type": "move", "move": mv, "version": st["version"] });
+                let (code, r) = post(s.addr, &format!("/api/games/{id}/action"), Some(t), body).await;
+                assert_eq!(code, 200, "{r}");
+                played.push(mv.to_string());
+                moved = true;
+                break;
+            }
+        }
+        assert!(moved, "no seat could move");
+    }
+    // While it is live: no analysis, and the board refuses its position.
+    let a = ask(s.addr, "127.0.0.1", &id).await;
+    assert_eq!((a.status, a.code()), (409, Some("not_finished")), "{}", a.raw);
+    let (code, v) = analyse(s.addr, json!({ "game_id": id, "ply": 2 })).await;
+    assert_eq!((code, v["code"].as_str()), (409, Some("hidden_in_progress")), "{v}");
+    for t in &tokens {
+        let (_, st) = get(s.addr, &format!("/api/games/{id}"), Some(t)).await;
+        if st["legal_moves"].as_array().is_some_and(|l| !l.is_empty()) {
+            let (code, r) =
+                post(s.addr, &format!("/api/games/{id}/action"), Some(t), json!({ "type": "resign" })).await;
+            assert_eq!(code, 200, "{r}");
+            break;
+        }
+    }
+    assert_eq!(ask(s.addr, "127.0.0.1", &id).await.status, 202);
+    let done = until_done(s.addr, &id).await;
+    let a = &done["analysis"];
+    assert_eq!(a["plies"].as_array().unwrap().len(), played.len(), "{a}");
+    let hidden = &a["hidden"];
+    assert_eq!(hidden["secrets"].as_array().unwrap().len(), 2, "{hidden}");
+    // Chances and beliefs at every position, from the start to the end.
+    assert_eq!(hidden["chances"].as_array().unwrap().len(), played.len() + 1, "{hidden}");
+    assert_eq!(hidden["beliefs"].as_array().unwrap().len(), played.len() + 1, "{hidden}");
+    // Finished here: the board searches its positions now.
+    let (code, v) = analyse(s.addr, json!({ "game_id": id, "ply": 2, "time_ms": 20 })).await;
+    assert_eq!(code, 200, "{v}");
+    assert!(v["best"].is_string(), "{v}");
+}
+
+/// Two instances on one PostgreSQL database: each analysis is claimed and
+/// run by one of them, and served by both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: run by the PostgreSQL pass of scripts/test.sh"]
+async fn two_instances_share_the_analyses() {
+    assert!(postgres().is_some(), "PLATEAU_TEST_POSTGRES must name a PostgreSQL server (scripts/postgres.sh sets it)");
+    let dir = temp_dir("analysis-two");
+    let a = plateau_server::start(plateau_server::Config { limits: quick(), ..config(&dir) }).await.unwrap();
+    let b = plateau_server::start(plateau_server::Config { limits: quick(), ..config(&dir) }).await.unwrap();
+    let moves = first_moves(6);
+    let mut games = Vec::new();
+    for (i, from) in ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"].into_iter().enumerate() {
+        let g = finished(a.addr(), &moves).await;
+        // Asked on either instance.
+        let at = if i % 2 == 0 { a.addr() } else { b.addr() };
+        assert_eq!(ask(at, from, &g).await.status, 202);
+        games.push(g);
+    }
+    for g in &games {
+        let done = until_done(a.addr(), g).await;
+        assert_eq!(analysis_of(b.addr(), g).await, done);
+        // Asked again on the other: stored, not run again.
+        assert_eq!(ask(b.addr(), "127.0.0.6", g).await.status, 200);
+    }
+    let ran =
+        metric(a.addr(), "plateau_analyses_done_total").await + metric(b.addr(), "plateau_analyses_done_total").await;
+    assert_eq!(ran, games.len() as u64);
+    a.stop().await.unwrap();
+    b.stop().await.unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
