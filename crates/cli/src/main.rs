@@ -9,6 +9,7 @@ mod engine;
 mod options;
 mod play;
 mod protocol;
+mod puzzles;
 mod serve;
 
 use std::io::{IsTerminal, Read};
@@ -79,6 +80,8 @@ enum Command {
     Bot(bot::BotArgs),
     /// Analyse a finished game: every position searched, the moves that lost the most marked.
     Analyse(analyse::AnalyseArgs),
+    /// Make puzzles from computer self-play (Abalone, Abraxas), each verified by search to have one winning move.
+    Puzzles(puzzles::PuzzlesArgs),
 }
 
 impl Command {
@@ -203,6 +206,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::EngineCheck(args) => protocol::engine_check(&registry, args),
         Command::Bot(args) => bot::bot(args),
         Command::Analyse(args) => analyse::analyse(&registry, args),
+        Command::Puzzles(args) => puzzles::puzzles(args),
     }
 }
 
