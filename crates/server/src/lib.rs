@@ -19,6 +19,10 @@
 //!   quick pairing (`/api/quick`), challenges between accounts
 //!   (`/api/challenges`), and the lobby's WebSocket `GET /api/lobby/ws`
 //!   (the open seeks, and each owner's news).
+//! - Analysis and learning (`analysis.rs`, `puzzles.rs`): the computer
+//!   analysis of a finished game (`/api/games/{id}/analysis`, queued in the
+//!   database and run on the computer players' pool), the analysis board
+//!   (`POST /api/analyse`) and puzzles (`/api/puzzles`).
 //! - `GET /api/games/{id}/ws` is the game's WebSocket: the client says hello
 //!   (with its token, or none to watch, and the last version it saw), gets the
 //!   missing events or a full resync, then an `update` for every change, with

@@ -9,7 +9,9 @@
 //! `queued` to `running`, `claimed_by` its id); another takes it over only
 //! when the claimer's heartbeat in `instances` has expired. Every write of
 //! progress and of the result is made on condition that the row is still
-//! claimed by the writer.
+//! claimed by the writer. The caps on queued analyses are checked under the
+//! instance's write lock: two instances asked at the same moment may each
+//! let one more in (the cap is then passed by at most one per instance).
 
 use plateau_rating::Rating;
 
