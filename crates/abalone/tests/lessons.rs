@@ -8,7 +8,9 @@ use plateau_conformance::lessons::{Tried, check};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-fn cells(view: &Value, side: &str) -> BTreeSet<(i32, i32)> {
+type Cell = (i32, i32);
+
+fn cells(view: &Value, side: &str) -> BTreeSet<Cell> {
     view[side]
         .as_array()
         .expect("marbles")
@@ -24,7 +26,7 @@ fn cells(view: &Value, side: &str) -> BTreeSet<(i32, i32)> {
 
 /// The learner's marbles that left a cell and those that arrived on one, and
 /// the opponent's marbles before and after.
-fn diff(t: &Tried) -> (Vec<(i32, i32)>, Vec<(i32, i32)>, BTreeSet<(i32, i32)>, BTreeSet<(i32, i32)>) {
+fn diff(t: &Tried) -> (Vec<Cell>, Vec<Cell>, BTreeSet<Cell>, BTreeSet<Cell>) {
     let (me, them) = if t.step.seat == 0 { ("black", "white") } else { ("white", "black") };
     let (b, a) = (cells(t.before, me), cells(t.after, me));
     (
