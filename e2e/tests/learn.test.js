@@ -61,13 +61,14 @@ for (const game of Object.keys(FIRST)) {
     await page.locator('header a[href="/learn"]').click();
     await page.locator(`.learn-games a[data-game="${game}"]`).click();
     await page.waitForURL(new RegExp(`/learn/${game}$`));
-    await page.locator('svg.board').waitFor();
     const lesson = FIRST[game];
-    await page.locator(`[data-goal][data-step="${lesson.id}/0"]`).waitFor({ timeout: 10000 }).catch(async (e) => {
+    const shown = async (locator) => locator.waitFor({ timeout: 10000 }).catch(async (e) => {
       // What the page showed instead, for the failure's report.
       console.log('the page:', await page.locator('main').innerHTML().then((x) => x.slice(0, 3000)), p.errors, p.responses.map((r) => r.url));
       throw e;
     });
+    await shown(page.locator('svg.board'));
+    await shown(page.locator(`[data-goal][data-step="${lesson.id}/0"]`));
 
     // A wrong move: legal, but not one that reaches the goal.
     let legal = await legalNow(p, 0);
