@@ -135,7 +135,10 @@ pub(crate) fn position_json(m: &mut dyn AnyMatch) -> Result<Value, ApiError> {
 }
 
 /// `POST /api/position`.
-pub(crate) async fn position(State(st): State<AppState>, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+pub(crate) async fn position(
+    State(st): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     let req: PositionRequest = crate::api::parse_json(body)?;
     let v = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
         let mut m = build(&st, &req)?;
