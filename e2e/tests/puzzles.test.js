@@ -10,7 +10,7 @@ import { serverAndBrowser, newPlayer, until, shot, ROOT } from '../lib.js';
 
 const env = serverAndBrowser();
 
-const SET = JSON.parse(fs.readFileSync(path.join(ROOT, 'crates', 'analysis', 'puzzles', 'abalone.json'), 'utf8'));
+const SET = JSON.parse(fs.readFileSync(path.join(ROOT, 'crates', 'abalone', 'puzzles.json'), 'utf8'));
 
 /** The JSON bodies of the page's answers from `/api/position` (oldest first). */
 function positions(p) {

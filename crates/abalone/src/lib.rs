@@ -169,6 +169,17 @@ impl Game for Abalone {
         lessons::LESSONS
     }
 
+    /// Material is what the view counts as pushed out; the built-in set is
+    /// `puzzles.json` in this crate (`plateau puzzles`, `docs/puzzles.md`).
+    fn puzzles() -> Option<&'static plateau_core::puzzle::Puzzles> {
+        const PUZZLES: plateau_core::puzzle::Puzzles = plateau_core::puzzle::Puzzles {
+            material: ["/captured/black", "/captured/white"],
+            gain: "push-out",
+            builtin: include_str!("../puzzles.json"),
+        };
+        Some(&PUZZLES)
+    }
+
     fn configure(settings: &Settings) -> Result<Self, ConfigError> {
         let rules = Rules {
             marbles_to_win: settings.int("marbles-to-win") as u8,

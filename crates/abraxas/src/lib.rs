@@ -399,6 +399,17 @@ impl Game for Abraxas {
         lessons::LESSONS
     }
 
+    /// Material is what the view counts as taken; the built-in set is
+    /// `puzzles.json` in this crate (`plateau puzzles`, `docs/puzzles.md`).
+    fn puzzles() -> Option<&'static plateau_core::puzzle::Puzzles> {
+        const PUZZLES: plateau_core::puzzle::Puzzles = plateau_core::puzzle::Puzzles {
+            material: ["/taken/0", "/taken/1"],
+            gain: "capture",
+            builtin: include_str!("../puzzles.json"),
+        };
+        Some(&PUZZLES)
+    }
+
     fn configure(settings: &Settings) -> Result<Self, ConfigError> {
         let sheet =
             Sheet::from_option(settings.text("sheet")).map_err(|e| ConfigError::new(format!("option sheet: {e}")))?;

@@ -43,10 +43,11 @@
 //! # Which games
 //!
 //! The crate knows games only through the type-erased layer; what a puzzle
-//! needs beyond it is where a game's view counts each seat's material, and
-//! what winning it is called. That is the one table [`GAMES`] (the view's
-//! fields, the theme's word and the built-in set), which is also what makes
-//! [`builtin`] and [`generate`] accept a game.
+//! needs beyond it, each game says itself in its own crate
+//! ([`plateau_core::Game::puzzles`]): where its view counts each seat's
+//! material, what winning it is called, and its built-in set (the game
+//! crate's `puzzles.json`). The games that say it are those [`builtin`] and
+//! [`generate`] accept ([`games`]).
 
 use std::collections::{BTreeMap, HashSet};
 use std::time::{Duration, Instant};
@@ -224,45 +225,31 @@ impl PuzzleSettings {
     }
 }
 
-/// A game puzzles are made for: where its view counts each seat's material.
+/// A game puzzles are made for: its name and what it tells about its
+/// material and its built-in set ([`plateau_core::puzzle::Puzzles`], from
+/// the game's crate).
 pub struct PuzzleGame {
     /// The game's name.
     pub name: &'static str,
-    /// JSON pointers into the game's view: the material won by seat 0 and by
-    /// seat 1 (marbles pushed out, stones taken).
-    pub material: [&'static str; 2],
-    /// The theme of a puzzle that wins material.
-    pub gain: &'static str,
-    /// The built-in set (JSON of `Vec<Puzzle>`).
-    builtin: &'static str,
+    /// Where its view counts material, the theme's word, the built-in set.
+    pub spec: &'static plateau_core::puzzle::Puzzles,
 }
 
-/// The games with puzzles.
-pub const GAMES: [PuzzleGame; 2] = [
-    PuzzleGame {
-        name: "abalone",
-        material: ["/captured/black", "/captured/white"],
-        gain: "push-out",
-        builtin: include_str!("../puzzles/abalone.json"),
-    },
-    PuzzleGame {
-        name: "abraxas",
-        material: ["/taken/0", "/taken/1"],
-        gain: "capture",
-        builtin: include_str!("../puzzles/abraxas.json"),
-    },
-];
+/// The games of the catalogue that have puzzles (material to win).
+pub fn games() -> Vec<&'static str> {
+    plateau_games::registry().games().filter(|e| e.puzzles().is_some()).map(|e| e.info().name).collect()
+}
 
-fn puzzle_game(name: &str) -> Result<&'static PuzzleGame, AnalysisError> {
-    GAMES.iter().find(|g| g.name.eq_ignore_ascii_case(name)).ok_or_else(|| {
-        let names: Vec<_> = GAMES.iter().map(|g| g.name).collect();
-        AnalysisError(format!("no puzzles for {name:?}: puzzles are made for {}", names.join(" and ")))
+fn puzzle_game(name: &str) -> Result<PuzzleGame, AnalysisError> {
+    let found = plateau_games::registry().get(name).ok().and_then(|e| e.puzzles().map(|spec| (e.info().name, spec)));
+    found.map(|(name, spec)| PuzzleGame { name, spec }).ok_or_else(|| {
+        AnalysisError(format!("no puzzles for {name:?}: puzzles are made for {}", games().join(" and ")))
     })
 }
 
 /// The built-in puzzle set of `game` (empty for a game without puzzles).
 pub fn builtin(game: &str) -> Vec<Puzzle> {
-    puzzle_game(game).ok().and_then(|g| serde_json::from_str(g.builtin).ok()).unwrap_or_default()
+    puzzle_game(game).ok().and_then(|g| serde_json::from_str(g.spec.builtin).ok()).unwrap_or_default()
 }
 
 /// The stable id of a puzzle: its game and the first 8 hex digits of the
@@ -300,7 +287,7 @@ const WON: i64 = WIN - 1000;
 /// Each seat's material, from the view.
 fn material(g: &PuzzleGame, m: &dyn AnyMatch) -> [i64; 2] {
     let view = m.view(Reader::Referee);
-    g.material.map(|ptr| view.pointer(ptr).and_then(|v| v.as_i64()).unwrap_or(0))
+    g.spec.material.map(|ptr| view.pointer(ptr).and_then(|v| v.as_i64()).unwrap_or(0))
 }
 
 /// `seat`'s material lead.
@@ -536,7 +523,7 @@ pub fn generate(
     settings: &PuzzleSettings,
     progress: &mut dyn FnMut(&PuzzleStats),
 ) -> Result<(Vec<Puzzle>, PuzzleStats), AnalysisError> {
-    let g = puzzle_game(game)?;
+    let g = &puzzle_game(game)?;
     settings.check()?;
     if wanted > caps::WANTED {
         return Err(AnalysisError(format!("at most {} puzzles at a time", caps::WANTED)));
@@ -604,7 +591,7 @@ pub fn generate(
                                 record,
                                 seat,
                                 solution,
-                                theme: if wins { "win" } else { g.gain }.to_string(),
+                                theme: if wins { "win" } else { g.spec.gain }.to_string(),
                             });
                             stats.kept += 1;
                             from_game += 1;
@@ -625,7 +612,7 @@ pub fn generate(
 /// the line is the unique winning move by search with `settings` (the
 /// opponent's replies need only be legal).
 pub fn verify(p: &Puzzle, settings: &PuzzleSettings) -> Result<(), AnalysisError> {
-    let g = puzzle_game(&p.game)?;
+    let g = &puzzle_game(&p.game)?;
     settings.check()?;
     if p.id != puzzle_id(&p.game, &p.record, &p.solution) {
         return Err(AnalysisError(format!("puzzle {}: the id is not the hash of its record and solution", p.id)));

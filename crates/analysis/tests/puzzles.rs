@@ -288,3 +288,15 @@ fn generation_budgets_are_capped() {
         assert!(bad.check().is_err());
     }
 }
+
+#[test]
+fn the_games_with_puzzles_are_those_whose_crates_say_where_material_is_counted() {
+    // Abalone (marbles pushed out) and Abraxas (stones taken) say it;
+    // Colorito and Kabaleo win no material.
+    assert_eq!(games(), ["abalone", "abraxas"]);
+    for game in ["colorito", "kabaleo", "chess"] {
+        assert!(builtin(game).is_empty(), "{game}");
+        let err = generate(game, 1, 1, &PuzzleSettings::for_game(game), &mut |_| {}).unwrap_err();
+        assert!(err.0.contains("puzzles are made for abalone and abraxas"), "{game}: {}", err.0);
+    }
+}

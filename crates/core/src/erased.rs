@@ -27,6 +27,8 @@ pub trait GameEntry: Send + Sync {
     fn new_match_dealt(&self, setup: &Setup, deal: &str) -> Result<Box<dyn AnyMatch>, ConfigError>;
     /// The game's lessons ([`Game::lessons`]).
     fn lessons(&self) -> &'static [crate::lesson::Lesson];
+    /// The game's puzzles, if material is won in it ([`Game::puzzles`]).
+    fn puzzles(&self) -> Option<&'static crate::puzzle::Puzzles>;
 }
 
 struct TypedEntry<G>(PhantomData<fn() -> G>);
@@ -43,6 +45,9 @@ impl<G: Game> GameEntry for TypedEntry<G> {
     }
     fn lessons(&self) -> &'static [crate::lesson::Lesson] {
         G::lessons()
+    }
+    fn puzzles(&self) -> Option<&'static crate::puzzle::Puzzles> {
+        G::puzzles()
     }
 }
 

@@ -30,6 +30,7 @@ pub mod lesson;
 pub mod options;
 pub mod outcome;
 pub mod perft;
+pub mod puzzle;
 pub mod record;
 pub mod rng;
 
@@ -158,6 +159,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// default.
     fn lessons() -> &'static [lesson::Lesson] {
         &[]
+    }
+
+    /// For a game where material is won (captures): how its view counts it
+    /// and its built-in puzzles (see [`puzzle`]); `None` by default.
+    fn puzzles() -> Option<&'static puzzle::Puzzles> {
+        None
     }
 }
 
