@@ -8,10 +8,9 @@
 import { api } from './api.js';
 import { h, fill, toast } from './dom.js';
 import { t, onLang } from './i18n.js';
-import { Interaction } from './interact.js';
 import { drawing } from './games/index.js';
 import { errorText } from './errors.js';
-import { Positions, positionBody, recordTags, drawCtx } from './position.js';
+import { Positions, positionBody, recordTags, drawCtx, boardLayout } from './position.js';
 import { drawMove } from './analysis.js';
 import { games as catalogGames } from './ratings.js';
 import { navigate } from './nav.js';
@@ -157,31 +156,23 @@ class Board {
   // ------------------------------------------------------------- layout
 
   layout() {
-    this.el = {
-      title: h('h1', { class: 'game-title' }),
+    const own = {
       status: h('div', { class: 'statusbar' }),
-      board: h('div', { class: 'board-holder' }),
-      bar: h('div', { class: 'gesture-bar' }),
-      hint: h('div', { class: 'hint', 'aria-live': 'polite' }),
       engine: h('div', { class: 'panel engine', 'data-engine': '' }),
       extra: h('div'),
       moves: h('div', { class: 'panel' }),
       source: h('div', { class: 'panel' }),
     };
-    this.interaction = new Interaction({
-      bar: this.el.bar,
-      hint: this.el.hint,
-      t,
-      label: (id) => (this.draw.label && this.draw.label(id, t)) || id,
+    const { el, interaction } = boardLayout(this, {
+      kind: 'analysis-board',
+      top: own.status,
+      aside: [own.engine, own.extra, own.moves, own.source],
       onMove: (mv) => this.play(mv),
     });
-    fill(this.root,
-      h('div', { class: 'game-head' }, this.el.title),
-      h('div', { class: 'game analysis-board', 'data-game': this.game },
-        h('div', { class: 'board-col' },
-          h('div', { class: 'board-wrap' }, this.el.status, this.el.board, this.el.bar, this.el.hint)),
-        h('aside', {}, this.el.engine, this.el.extra, this.el.moves, this.el.source)));
+    this.el = { ...el, ...own };
+    this.interaction = interaction;
   }
+
 
   render() {
     if (!this.el) return;

@@ -11,10 +11,9 @@
 import { api } from './api.js';
 import { h, fill } from './dom.js';
 import { t, onLang, getLang } from './i18n.js';
-import { Interaction } from './interact.js';
 import { drawing } from './games/index.js';
 import { errorText } from './errors.js';
-import { drawCtx } from './position.js';
+import { drawCtx, boardLayout } from './position.js';
 
 const KEY = 'plateau.learn';
 
@@ -173,31 +172,23 @@ class Course {
   }
 
   layout() {
-    this.el = {
-      title: h('h1', { class: 'game-title' }),
+    const own = {
       goal: h('div', { class: 'panel learn-goal', 'data-goal': '' }),
-      board: h('div', { class: 'board-holder' }),
-      bar: h('div', { class: 'gesture-bar' }),
-      hint: h('div', { class: 'hint', 'aria-live': 'polite' }),
       message: h('div', { class: 'learn-message', role: 'status', 'aria-live': 'polite' }),
       actions: h('div', { class: 'actions' }),
       list: h('div', { class: 'panel learn-list' }),
       extra: h('div'),
     };
-    this.interaction = new Interaction({
-      bar: this.el.bar,
-      hint: this.el.hint,
-      t,
-      label: (id) => (this.draw.label && this.draw.label(id, t)) || id,
+    const { el, interaction } = boardLayout(this, {
+      kind: 'learn',
+      top: own.goal,
+      aside: [own.message, own.actions, own.extra, own.list],
       onMove: (mv) => this.try(mv),
     });
-    fill(this.root,
-      h('div', { class: 'game-head' }, this.el.title),
-      h('div', { class: 'game learn', 'data-game': this.game },
-        h('div', { class: 'board-col' },
-          h('div', { class: 'board-wrap' }, this.el.goal, this.el.board, this.el.bar, this.el.hint)),
-        h('aside', {}, this.el.message, this.el.actions, this.el.extra, this.el.list)));
+    this.el = { ...el, ...own };
+    this.interaction = interaction;
   }
+
 
   /** Show the current step's position, ready for the learner's move. */
   async load() {

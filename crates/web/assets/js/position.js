@@ -5,6 +5,9 @@
 // page knows no rule: it only keeps the list of moves.
 
 import { api } from './api.js';
+import { h, fill } from './dom.js';
+import { t } from './i18n.js';
+import { Interaction } from './interact.js';
 
 /** The tag lines of a record (`[Name "value"]`), without its moves. */
 export function recordTags(text) {
@@ -67,4 +70,36 @@ export function drawCtx(p, prev, t, you) {
     live: true,
     dealt: true,
   };
+}
+
+/**
+ * The layout of a page that shows one board outside a live game (the
+ * analysis board, a puzzle, a lesson) in `page.root`: a title, `top` above
+ * the board, the board with its gesture bar and hint, and the `aside`
+ * panels; and the pointing interaction, whose labels come from the game's
+ * drawing module (`page.draw`) and whose moves go to `onMove`. `kind` is the
+ * page's class (`puzzle`). Returns the shared elements (`title`, `board`,
+ * `bar`, `hint`) and the interaction.
+ */
+export function boardLayout(page, { kind, top, aside, onMove }) {
+  const el = {
+    title: h('h1', { class: 'game-title' }),
+    board: h('div', { class: 'board-holder' }),
+    bar: h('div', { class: 'gesture-bar' }),
+    hint: h('div', { class: 'hint', 'aria-live': 'polite' }),
+  };
+  const interaction = new Interaction({
+    bar: el.bar,
+    hint: el.hint,
+    t,
+    label: (id) => (page.draw && page.draw.label && page.draw.label(id, t)) || id,
+    onMove,
+  });
+  fill(page.root,
+    h('div', { class: 'game-head' }, el.title),
+    h('div', { class: `game ${kind}`, 'data-game': page.game },
+      h('div', { class: 'board-col' },
+        h('div', { class: 'board-wrap' }, top, el.board, el.bar, el.hint)),
+      h('aside', {}, ...aside)));
+  return { el, interaction };
 }

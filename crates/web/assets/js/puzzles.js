@@ -7,10 +7,9 @@
 import { api, sleep } from './api.js';
 import { h, fill } from './dom.js';
 import { t, onLang } from './i18n.js';
-import { Interaction } from './interact.js';
 import { drawing } from './games/index.js';
 import { errorText } from './errors.js';
-import { Positions, recordTags, drawCtx } from './position.js';
+import { Positions, recordTags, drawCtx, boardLayout } from './position.js';
 import { drawMove } from './analysis.js';
 import { games as catalogGames, titleOf } from './ratings.js';
 
@@ -115,30 +114,22 @@ class PuzzlePage {
   }
 
   layout() {
-    this.el = {
-      title: h('h1', { class: 'game-title' }),
+    const own = {
       status: h('div', { class: 'statusbar' }),
-      board: h('div', { class: 'board-holder' }),
-      bar: h('div', { class: 'gesture-bar' }),
-      hint: h('div', { class: 'hint', 'aria-live': 'polite' }),
       info: h('div', { class: 'panel puzzle-info' }),
       message: h('div', { class: 'puzzle-message', role: 'status', 'aria-live': 'polite' }),
       extra: h('div'),
     };
-    this.interaction = new Interaction({
-      bar: this.el.bar,
-      hint: this.el.hint,
-      t,
-      label: (id) => (this.draw.label && this.draw.label(id, t)) || id,
+    const { el, interaction } = boardLayout(this, {
+      kind: 'puzzle',
+      top: own.status,
+      aside: [own.message, own.info, own.extra],
       onMove: (mv) => this.try(mv),
     });
-    fill(this.root,
-      h('div', { class: 'game-head' }, this.el.title),
-      h('div', { class: 'game puzzle', 'data-game': this.game },
-        h('div', { class: 'board-col' },
-          h('div', { class: 'board-wrap' }, this.el.status, this.el.board, this.el.bar, this.el.hint)),
-        h('aside', {}, this.el.message, this.el.info, this.el.extra)));
+    this.el = { ...el, ...own };
+    this.interaction = interaction;
   }
+
 
   render() {
     if (!this.el) return;
