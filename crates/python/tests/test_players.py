@@ -73,10 +73,10 @@ def test_bad_specs_and_misuse():
 
 
 def test_the_gil_is_released_while_searching():
-    # While a 300 ms search runs on a thread, the main thread keeps running
+    # While a one-second search runs on a thread, the main thread keeps running
     # Python code: were the GIL held during the search, the main thread
     # would not run at all until it ended (a tick or two at most).
-    player = plateau.Player("abalone", "alphabeta:time=300ms")
+    player = plateau.Player("abalone", "alphabeta:time=1s")
     state = plateau.State("abalone")
     result = {}
     t = threading.Thread(target=lambda: result.setdefault("move", player.choose(state)))
@@ -87,4 +87,5 @@ def test_the_gil_is_released_while_searching():
         time.sleep(0.001)
     t.join()
     assert result["move"] in state.legal_moves()
-    assert ticks > 20
+    # With the GIL held, at most a tick or two; released, hundreds.
+    assert ticks > 5
