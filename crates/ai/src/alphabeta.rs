@@ -48,6 +48,12 @@ pub struct AlphaBeta<S: State> {
     /// ([`plateau_core::Evaluate::planned_move`]) instead of searching. On by
     /// default.
     pub use_plan: bool,
+    /// The evaluation's version ([`plateau_core::Evaluate::EVALS`]; `None`:
+    /// the latest). An older version also searches as alpha-beta did then.
+    pub version: Option<usize>,
+    /// Opening variety: with a generator, the first plies of a game choose
+    /// at random among the moves within a small margin of the best.
+    pub variety: Option<crate::PlayerRng>,
     budget: Budget,
     table: Vec<Option<Entry<S::Move>>>,
     killers: Vec<[Option<S::Move>; 2]>,
@@ -80,6 +86,8 @@ impl<S: Evaluate> AlphaBeta<S> {
     pub fn new(budget: Budget, table_bits: u32) -> Self {
         AlphaBeta {
             use_plan: true,
+            version: None,
+            variety: None,
             budget,
             table: vec![None; 1 << table_bits],
             killers: vec![[None, None]; MAX_PLY + 1],
@@ -287,7 +295,7 @@ impl<S: Evaluate> AlphaBeta<S> {
     fn quiescence(&mut self, state: &mut S, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
         let Turn::Seat(seat) = state.to_move() else { unreachable!("callers handle finished games") };
         self.seldepth = self.seldepth.max(ply as u32);
-        let stand = state.evaluate(seat);
+        let stand = crate::evaluate(state, seat, self.version);
         if qdepth >= MAX_QDEPTH || ply + 2 >= self.buffers.len() {
             return stand;
         }
@@ -395,7 +403,10 @@ impl<S: Evaluate> AlphaBeta<S> {
     pub fn best_move(&mut self, state: &S) -> (Vec<S::Move>, SearchInfo) {
         let start = Instant::now();
         if self.use_plan
-            && let Some((mv, n)) = state.planned_move(self.budget.time.map(|t| start + t / 2))
+            && let Some((mv, n)) = match self.version {
+                None => state.planned_move(self.budget.time.map(|t| start + t / 2)),
+                Some(v) => state.planned_move_version(self.budget.time.map(|t| start + t / 2), v),
+            }
         {
             let info = SearchInfo { score: Some(Score::Plan(n)), time: start.elapsed(), ..SearchInfo::default() };
             return (vec![mv], info);
@@ -432,8 +443,8 @@ impl<S: Evaluate> AlphaBeta<S> {
             let undo = s.apply(moves[0]);
             best.0 = match s.to_move() {
                 Turn::Over => Self::terminal(&s, seat, 1),
-                Turn::Seat(t) if t == seat => s.evaluate(seat),
-                Turn::Seat(t) => -s.evaluate(t),
+                Turn::Seat(t) if t == seat => crate::evaluate(&s, seat, self.version),
+                Turn::Seat(t) => -crate::evaluate(&s, t, self.version),
             };
             s.undo(moves[0], undo);
         }

@@ -10,22 +10,28 @@ use crate::{HiddenSearch, PlayerRng, Search};
 
 /// The value of a position for `seat` one decision ahead: a finished game's
 /// return dominates any evaluation.
-fn value<S: Evaluate>(s: &S, seat: usize) -> i64 {
+fn value<S: Evaluate>(s: &S, seat: usize, version: Option<usize>) -> i64 {
     match s.outcome() {
         Some(o) => (o.value(seat) * 1_000_000.0) as i64,
-        None => s.evaluate(seat) as i64,
+        None => crate::evaluate(s, seat, version) as i64,
     }
 }
 
 /// Greedy over the true state (perfect information). Ties are broken at random.
 pub struct Greedy {
     rng: PlayerRng,
+    version: Option<usize>,
 }
 
 impl Greedy {
     /// A greedy player.
     pub fn new(rng: PlayerRng) -> Self {
-        Greedy { rng }
+        Greedy { rng, version: None }
+    }
+
+    /// With the evaluation of this version (`None`: the latest).
+    pub fn version(self, version: Option<usize>) -> Self {
+        Greedy { version, ..self }
     }
 }
 
@@ -46,7 +52,7 @@ impl<S: Evaluate> Search<S> for Greedy {
             .iter()
             .map(|&mv| {
                 let u = s.apply(mv);
-                let v = value(&s, seat);
+                let v = value(&s, seat, self.version);
                 s.undo(mv, u);
                 (mv, v)
             })
@@ -69,12 +75,18 @@ impl<S: Evaluate> Search<S> for Greedy {
 pub struct HiddenGreedy {
     rng: PlayerRng,
     samples: usize,
+    version: Option<usize>,
 }
 
 impl HiddenGreedy {
     /// A greedy player averaging over 8 sampled states.
     pub fn new(rng: PlayerRng) -> Self {
-        HiddenGreedy { rng, samples: 8 }
+        HiddenGreedy { rng, samples: 8, version: None }
+    }
+
+    /// With the evaluation of this version (`None`: the latest).
+    pub fn version(self, version: Option<usize>) -> Self {
+        HiddenGreedy { version, ..self }
     }
 }
 
@@ -89,7 +101,7 @@ impl<S: Hidden + Evaluate> HiddenSearch<S> for HiddenGreedy {
             let mut s = st.clone();
             for (mv, total) in scored.iter_mut() {
                 let u = s.apply(*mv);
-                *total += value(&s, seat);
+                *total += value(&s, seat, self.version);
                 s.undo(*mv, u);
             }
         }

@@ -186,9 +186,30 @@ fn resolve_level(spec: &PlayerSpec, levels: &'static [Level; 6]) -> Result<Playe
             s.seed = spec.seed;
             s.uniform_sampling = spec.uniform_sampling;
             s.no_plan = spec.no_plan;
+            s.eval = spec.eval.clone();
             Ok(s)
         }
         _ => Ok(spec.clone()),
+    }
+}
+
+/// The version a spec's `eval=` names, as an index into the game's
+/// [`Evaluate::EVALS`]; `None` for the latest (the default).
+pub fn eval_version<S: Evaluate>(spec: &PlayerSpec) -> Result<Option<usize>, SpecError> {
+    let Some(name) = &spec.eval else { return Ok(None) };
+    match S::EVALS.iter().position(|v| v == name) {
+        Some(i) if i + 1 == S::EVALS.len() => Ok(None),
+        Some(i) => Ok(Some(i)),
+        None => Err(SpecError(format!("eval={name}: this game's evaluations are {}", S::EVALS.join(", ")))),
+    }
+}
+
+/// A position's evaluation by version `version` (`None`: the latest).
+#[inline]
+pub(crate) fn evaluate<S: Evaluate>(s: &S, seat: usize, version: Option<usize>) -> i32 {
+    match version {
+        None => s.evaluate(seat),
+        Some(v) => s.evaluate_version(seat, v),
     }
 }
 
@@ -203,10 +224,11 @@ where
     }
     fn create(&self, spec: &PlayerSpec) -> Result<Box<dyn AnyPlayer>, SpecError> {
         let spec = resolve_level(spec, &TWO_PLAYER_LEVELS)?;
+        let version = eval_version::<G::State>(&spec)?;
         match spec.kind {
             Kind::Random => Ok(Box::new(random::Random::new(spec))),
             Kind::Greedy => {
-                let g = greedy::Greedy::new(player_rng(&spec));
+                let g = greedy::Greedy::new(player_rng(&spec)).version(version);
                 Ok(perfect_player::<G, _>(spec, g))
             }
             Kind::AlphaBeta => {
@@ -215,10 +237,15 @@ where
                 }
                 let mut ab = alphabeta::AlphaBeta::new(spec.budget, alphabeta::DEFAULT_TABLE_BITS);
                 ab.use_plan = !spec.no_plan;
+                ab.version = version;
+                if spec.seed.is_some() || version.is_none() {
+                    ab.variety = Some(player_rng(&spec));
+                }
                 Ok(perfect_player::<G, _>(spec, ab))
             }
             Kind::Mcts => {
-                let m = mcts::Mcts::new(spec.budget, player_rng(&spec), mcts::MctsConfig::for_game::<G::State>());
+                let config = mcts::MctsConfig { version, ..mcts::MctsConfig::for_game::<G::State>() };
+                let m = mcts::Mcts::new(spec.budget, player_rng(&spec), config);
                 Ok(perfect_player::<G, _>(spec, m))
             }
             Kind::Human => Err(SpecError("a human is not a computer player".into())),
@@ -250,10 +277,11 @@ where
     }
     fn create(&self, spec: &PlayerSpec) -> Result<Box<dyn AnyPlayer>, SpecError> {
         let spec = resolve_level(spec, &HIDDEN_LEVELS)?;
+        let version = eval_version::<G::State>(&spec)?;
         match spec.kind {
             Kind::Random => Ok(Box::new(random::Random::new(spec))),
             Kind::Greedy => {
-                let g = greedy::HiddenGreedy::new(player_rng(&spec));
+                let g = greedy::HiddenGreedy::new(player_rng(&spec)).version(version);
                 Ok(hidden_player::<G, _>(spec, g))
             }
             Kind::Human => Err(SpecError("a human is not a computer player".into())),
@@ -262,7 +290,8 @@ where
                 G::INFO.name
             ))),
             Kind::Mcts | Kind::IsMcts => {
-                let mut m = mcts::IsMcts::new(spec.budget, player_rng(&spec), mcts::MctsConfig::for_game::<G::State>());
+                let config = mcts::MctsConfig { version, ..mcts::MctsConfig::for_game::<G::State>() };
+                let mut m = mcts::IsMcts::new(spec.budget, player_rng(&spec), config);
                 m.use_beliefs = !spec.uniform_sampling;
                 Ok(hidden_player::<G, _>(spec, m))
             }
@@ -338,13 +367,18 @@ where
             Ok(s) => s,
             Err(e) => return Some(Err(e)),
         };
+        let version = match eval_version::<G::State>(&spec) {
+            Ok(v) => v,
+            Err(e) => return Some(Err(e)),
+        };
         Some(match spec.kind {
             Kind::Mcts | Kind::IsMcts => {
-                let m = mcts::Mcts::new(spec.budget, player_rng(&spec), mcts::MctsConfig::for_game::<G::State>());
+                let config = mcts::MctsConfig { version, ..mcts::MctsConfig::for_game::<G::State>() };
+                let m = mcts::Mcts::new(spec.budget, player_rng(&spec), config);
                 Ok(perfect_player::<G, _>(spec, m))
             }
             Kind::Greedy => {
-                let g = greedy::Greedy::new(player_rng(&spec));
+                let g = greedy::Greedy::new(player_rng(&spec)).version(version);
                 Ok(perfect_player::<G, _>(spec, g))
             }
             _ => Err(SpecError(format!("a player over the true state of {} is mcts, ismcts or greedy", G::INFO.name))),

@@ -33,11 +33,14 @@ pub struct MctsConfig {
     pub eval_scale: f32,
     /// The tree never grows beyond this many nodes.
     pub max_nodes: usize,
+    /// The evaluation's version ([`plateau_core::Evaluate::EVALS`]; `None`:
+    /// the latest).
+    pub version: Option<usize>,
 }
 
 impl Default for MctsConfig {
     fn default() -> Self {
-        MctsConfig { exploration: 1.0, playout_plies: 6, eval_scale: 400.0, max_nodes: 4_000_000 }
+        MctsConfig { exploration: 1.0, playout_plies: 6, eval_scale: 400.0, max_nodes: 4_000_000, version: None }
     }
 }
 
@@ -99,13 +102,13 @@ impl<M: Copy + PartialEq> Tree<M> {
     }
 }
 
-fn returns<S: Evaluate>(s: &S, scale: f32) -> [f32; MAX_SEATS] {
+fn returns<S: Evaluate>(s: &S, scale: f32, version: Option<usize>) -> [f32; MAX_SEATS] {
     let mut r = [0f32; MAX_SEATS];
     match s.outcome() {
         Some(o) => r[..o.seats()].copy_from_slice(o.returns()),
         None => {
             for (seat, v) in r.iter_mut().enumerate().take(s.seats()) {
-                *v = (s.evaluate(seat) as f32 / scale).tanh();
+                *v = (crate::evaluate(s, seat, version) as f32 / scale).tanh();
             }
         }
     }
@@ -223,7 +226,7 @@ impl<S: Evaluate> Engine<S> {
             s.apply(mv);
             plies += 1;
         }
-        let r = returns(&s, self.config.eval_scale);
+        let r = returns(&s, self.config.eval_scale, self.config.version);
         self.seats = s.seats();
         for (sum, &v) in self.root_returns.iter_mut().zip(&r) {
             *sum += v as f64;

@@ -16,7 +16,10 @@
 //! drawn from beliefs inferred from the other players' moves) or
 //! `sampling=uniform`; for alpha-beta `plan=off` never to play the game's
 //! own planner's move ([`plateau_core::Evaluate::planned_move`], on by
-//! default). When several
+//! default); `eval=v1` for the evaluation (and, for alpha-beta, the search)
+//! as they were before issue 20, so that the arena can play old against new
+//! (the default is the game's latest, [`plateau_core::Evaluate::EVALS`]).
+//! When several
 //! limits are given the search stops at the first one reached.
 
 use std::fmt;
@@ -82,6 +85,10 @@ pub struct PlayerSpec {
     /// Alpha-beta: search even where the game's planner has a move
     /// (`plan=off`; the default is `plan=on`).
     pub no_plan: bool,
+    /// The evaluation's version (`eval=v1`: the players as they were before
+    /// issue 20), one of the game's [`plateau_core::Evaluate::EVALS`]
+    /// (checked when the player is made); `None` for the latest.
+    pub eval: Option<String>,
 }
 
 /// The largest budgets a spec may ask for (a server must bound what a client
@@ -142,6 +149,7 @@ impl PlayerSpec {
                         seed: None,
                         uniform_sampling: false,
                         no_plan: false,
+                        eval: None,
                     });
                 }
                 _ => {
@@ -154,6 +162,7 @@ impl PlayerSpec {
             seed: None,
             uniform_sampling: false,
             no_plan: false,
+            eval: None,
         };
         for param in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (k, v) =
@@ -188,6 +197,13 @@ impl PlayerSpec {
                         "on" => false,
                         _ => return Err(bad()),
                     }
+                }
+                "eval" => {
+                    let v = v.trim();
+                    if v.is_empty() || v.len() > 16 || !v.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                        return Err(bad());
+                    }
+                    spec.eval = Some(v.to_ascii_lowercase());
                 }
                 other => return Err(SpecError(format!("{text}: unknown parameter {other:?}"))),
             }
@@ -234,6 +250,9 @@ impl fmt::Display for PlayerSpec {
         if self.no_plan {
             params.push("plan=off".to_string());
         }
+        if let Some(e) = &self.eval {
+            params.push(format!("eval={e}"));
+        }
         if !params.is_empty() {
             write!(f, ":{}", params.join(","))?;
         }
@@ -255,6 +274,8 @@ mod tests {
             "ai:4",
             "alphabeta:time=250ms,depth=6",
             "alphabeta:nodes=1000,plan=off",
+            "alphabeta:time=1s,eval=v1",
+            "ismcts:time=200ms,sampling=uniform,eval=v2",
         ] {
             assert_eq!(PlayerSpec::parse(s).unwrap().to_string(), s);
         }
@@ -269,6 +290,9 @@ mod tests {
             "mcts:iterations",
             "alphabeta:plan=no",
             "alphabeta:time=100s",
+            "alphabeta:eval=",
+            "alphabeta:eval=v/1",
+            "alphabeta:eval=averyveryverylongname",
         ] {
             assert!(PlayerSpec::parse(bad).is_err(), "{bad}");
         }

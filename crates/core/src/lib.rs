@@ -33,6 +33,7 @@ pub mod perft;
 pub mod puzzle;
 pub mod record;
 pub mod rng;
+pub mod weights;
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -349,6 +350,47 @@ pub trait Evaluate: State {
     fn planned_move(&self, deadline: Option<std::time::Instant>) -> Option<(Self::Move, u32)> {
         let _ = deadline;
         None
+    }
+
+    /// The evaluation's versions, oldest first. A player spec chooses one
+    /// with `eval=NAME` (so that the arena can play an old player against a
+    /// new one); the last is the default and is what [`Evaluate::evaluate`]
+    /// computes. `v1` is, in every game, the computer players as they were
+    /// on 2026-11-30 (evaluation, planner and search), before issue 20.
+    const EVALS: &'static [&'static str] = &["v1"];
+
+    /// The evaluation of version `version` (an index into
+    /// [`Evaluate::EVALS`], which callers check), as [`Evaluate::evaluate`]
+    /// says. By default the one evaluation there is.
+    fn evaluate_version(&self, seat: Seat, version: usize) -> i32 {
+        let _ = version;
+        self.evaluate(seat)
+    }
+
+    /// [`Evaluate::planned_move`] of version `version` (an index into
+    /// [`Evaluate::EVALS`]). By default the one planner there is.
+    fn planned_move_version(&self, deadline: Option<std::time::Instant>, version: usize) -> Option<(Self::Move, u32)> {
+        let _ = version;
+        self.planned_move(deadline)
+    }
+
+    /// The names of the latest evaluation's terms, for tuning its weights by
+    /// self-play (`plateau tune`, `docs/strength.md`). Empty for an
+    /// evaluation that is not a weighted sum of terms (the default).
+    const TERMS: &'static [&'static str] = &[];
+
+    /// The value of each of [`Evaluate::TERMS`] for `seat`, into `out` (as
+    /// long as `TERMS`). The latest evaluation is
+    /// `round(Σ weights()[i] · out[i])`: each game's tests check it.
+    fn terms(&self, seat: Seat, out: &mut [f32]) {
+        let _ = (seat, out);
+    }
+
+    /// The latest evaluation's weights, in the order of
+    /// [`Evaluate::TERMS`]: data the tuner wrote (each game's
+    /// `weights.json`, with the command that made it and its fit).
+    fn weights() -> &'static [f32] {
+        &[]
     }
 }
 
