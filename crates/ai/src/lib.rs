@@ -14,6 +14,8 @@
 //!   samples complete states from it; it cannot read the true state, by
 //!   construction: its search function has no access to one.
 //!
+//! - [`tune`]: evaluation weights fitted to self-play results (Texel).
+//!
 //! Players are made from specs ([`spec`]) by a per-game [`Players`] factory:
 //! [`two_player::<G>()`](two_player) for two-player perfect-information games,
 //! [`hidden::<G>()`](hidden) for games with hidden information.
@@ -27,6 +29,7 @@ pub mod mcts;
 pub mod player;
 pub mod random;
 pub mod spec;
+pub mod tune;
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -256,6 +259,14 @@ where
     fn levels(&self) -> &'static [Level; 6] {
         &TWO_PLAYER_LEVELS
     }
+    fn tune(
+        &self,
+        new_match: &tune::NewMatch<'_>,
+        config: &tune::TuneConfig,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<plateau_core::weights::Weights, String> {
+        tune::tune::<G>(self, new_match, config, progress)
+    }
 }
 
 /// The computer players of a two-player game of perfect information.
@@ -300,6 +311,14 @@ where
     }
     fn levels(&self) -> &'static [Level; 6] {
         &HIDDEN_LEVELS
+    }
+    fn tune(
+        &self,
+        new_match: &tune::NewMatch<'_>,
+        config: &tune::TuneConfig,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<plateau_core::weights::Weights, String> {
+        tune::tune::<G>(self, new_match, config, progress)
     }
     fn guesses(&self, m: &dyn AnyMatch) -> Option<Vec<Guess>> {
         let t = typed::<G>(m).ok()?;

@@ -176,6 +176,16 @@ pub trait Players: Send + Sync {
     fn omniscient(&self, _spec: &PlayerSpec) -> Option<Result<Box<dyn AnyPlayer>, SpecError>> {
         None
     }
+    /// Tune the game's evaluation weights by self-play
+    /// ([`crate::tune`]): `new_match` makes a fresh match of the configured
+    /// game from a set-up seed. An error for a game whose evaluation has no
+    /// terms.
+    fn tune(
+        &self,
+        new_match: &crate::tune::NewMatch<'_>,
+        config: &crate::tune::TuneConfig,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<plateau_core::weights::Weights, String>;
     /// Make a player from spec text.
     fn create_from(&self, text: &str) -> Result<Box<dyn AnyPlayer>, SpecError> {
         self.create(&PlayerSpec::parse(text)?)

@@ -11,6 +11,7 @@ mod play;
 mod protocol;
 mod puzzles;
 mod serve;
+mod tune;
 
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -82,6 +83,8 @@ enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Make puzzles from computer self-play (Abalone, Abraxas), each verified by search to have one winning move.
     Puzzles(puzzles::PuzzlesArgs),
+    /// Fit a game's evaluation weights to the results of self-play games (Texel tuning) and write them as data.
+    Tune(tune::TuneArgs),
 }
 
 impl Command {
@@ -207,6 +210,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Bot(args) => bot::bot(args),
         Command::Analyse(args) => analyse::analyse(&registry, args),
         Command::Puzzles(args) => puzzles::puzzles(args),
+        Command::Tune(args) => tune::tune(&registry, args),
     }
 }
 

@@ -1,0 +1,104 @@
+//! `plateau tune`: fit a game's evaluation weights to the results of
+//! self-play games (Texel tuning, `plateau_ai::tune`), and write them as the
+//! game's weights file with the command that made them and the fit.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::Args;
+use plateau_ai::PlayerSpec;
+use plateau_ai::tune::TuneConfig;
+use plateau_core::{Registry, Setup};
+
+/// The arguments of `plateau tune`.
+#[derive(Args)]
+pub struct TuneArgs {
+    /// The game.
+    #[arg(long)]
+    pub game: String,
+    /// The variant.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// An option, as name=value (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+    /// Self-play games (one in five is held out of the fit to check it).
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// The player of every seat.
+    #[arg(long, default_value = "ai:3")]
+    pub player: String,
+    /// Random moves at the start of each game.
+    #[arg(long, default_value_t = 4)]
+    pub openings: u32,
+    /// The seed of set-ups, openings and players.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// A game still going after this many plies is left out.
+    #[arg(long, default_value_t = 1000)]
+    pub max_plies: usize,
+    /// Write the weights file (JSON) here instead of standard output.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Run the games, fit, write.
+pub fn tune(registry: &Registry, args: TuneArgs) -> Result<()> {
+    if args.games == 0 || args.games > 100_000 {
+        bail!("--games: 1 to 100000");
+    }
+    let entry = registry.get(&args.game)?;
+    let name = entry.info().name;
+    let factory = plateau_games::players(name)?;
+    let options = crate::options::parse(registry, Some(&args.game), &args.options)?;
+    let player = PlayerSpec::parse(&args.player).map_err(|e| anyhow!("--player: {e}"))?;
+    factory.create(&player).map_err(|e| anyhow!("--player {}: {e}", args.player))?;
+    let variant = args.variant.clone();
+    let new_match = |seed: u64| {
+        entry.new_match(&Setup { variant: variant.clone(), options: options.clone(), seed }).map_err(|e| e.to_string())
+    };
+    let probe = new_match(args.seed).map_err(|e| anyhow!(e))?;
+    let config = TuneConfig {
+        games: args.games,
+        player,
+        openings: args.openings,
+        seed: args.seed,
+        threads: args.threads.clamp(1, 64),
+        max_plies: args.max_plies,
+    };
+    let last = Mutex::new(0usize);
+    let progress = |done: usize, all: usize| {
+        let mut last = last.lock().expect("progress");
+        if done * 10 / all > *last * 10 / all || done == all {
+            eprintln!("{done}/{all} games");
+        }
+        *last = done;
+    };
+    let mut weights = factory.tune(&new_match, &config, &progress).map_err(|e| anyhow!(e))?;
+    weights.variant = probe.setup().variant.clone().unwrap_or_default();
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    weights.command = format!("plateau {}", argv.join(" "));
+    eprintln!(
+        "{} positions from {} games; k = {:.6}; log-loss {:.5} -> {:.5} (held out: {:.5} -> {:.5})",
+        weights.positions,
+        weights.games,
+        weights.scale,
+        weights.log_loss_before,
+        weights.log_loss_after,
+        weights.held_out_before,
+        weights.held_out_after
+    );
+    for t in &weights.terms {
+        eprintln!("  {:<24} {:>10.3} -> {:>10.3}", t.name, t.before, t.weight);
+    }
+    let json = serde_json::to_string_pretty(&weights)? + "\n";
+    match &args.out {
+        Some(path) => std::fs::write(path, json).with_context(|| format!("writing {}", path.display()))?,
+        None => print!("{json}"),
+    }
+    Ok(())
+}
