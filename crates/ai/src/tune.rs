@@ -254,17 +254,12 @@ fn fit_weights(examples: &[&Example], w0: &[f64], k: f64) -> Vec<f64> {
             let p = sigmoid(k * eval(e, w));
             let r = (p - e.result) * k;
             let c = p * (1.0 - p) * k * k;
-            for i in 0..d {
-                let ti = e.terms[i] as f64;
+            for (i, &ti) in e.terms.iter().enumerate() {
+                let ti = ti as f64;
                 g[i] += r * ti;
-                for j in 0..=i {
-                    h[i][j] += c * ti * e.terms[j] as f64;
+                for (hij, &tj) in h[i].iter_mut().zip(&e.terms) {
+                    *hij += c * ti * tj as f64;
                 }
-            }
-        }
-        for i in 0..d {
-            for j in 0..i {
-                h[j][i] = h[i][j];
             }
         }
         (g, h)
@@ -320,8 +315,9 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         for row in col + 1..n {
             let f = a[row][col] / a[col][col];
             if f != 0.0 {
-                for c in col..n {
-                    a[row][c] -= f * a[col][c];
+                let (top, bottom) = a.split_at_mut(row);
+                for (x, &p) in bottom[0][col..].iter_mut().zip(&top[col][col..]) {
+                    *x -= f * p;
                 }
                 b[row] -= f * b[col];
             }
