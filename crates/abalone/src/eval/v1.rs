@@ -1,5 +1,6 @@
-//! The evaluation of Abalone positions for computer players, written from the
-//! game's strategy:
+//! The evaluation `v1`: Abalone's evaluation as it was before issue 20, kept
+//! unchanged so that `eval=v1` players measure the newer one. Written from
+//! the game's strategy:
 //!
 //! - **material**: marbles pushed out, weighted so that `marbles-to-win`
 //!   push-outs are worth a decided game;
@@ -10,13 +11,9 @@
 //!   neither be broken nor outnumbered);
 //! - **danger**: marbles the opponent could push off the board at the next move,
 //!   and the edge cells each side occupies.
-//!
-//! The noisy moves, for quiescence search, are the push-outs.
-
-use plateau_core::Evaluate;
 
 use crate::board::{BOARD, Bits, cells};
-use crate::state::{AbaloneState, Move};
+use crate::state::AbaloneState;
 
 const W_MATERIAL_TOTAL: i32 = 1_100;
 const W_CENTRE: f32 = 7.0;
@@ -26,7 +23,7 @@ const W_THREAT_WAITING: i32 = 35;
 const W_EDGE: i32 = 4;
 
 /// Cells on the outer ring of the board.
-const EDGE: Bits = edge_mask();
+pub(super) const EDGE: Bits = edge_mask();
 
 const fn edge_mask() -> Bits {
     let mut m: Bits = 0;
@@ -43,7 +40,7 @@ const fn edge_mask() -> Bits {
     m
 }
 
-const fn hex_dist(r1: i32, c1: i32, r2: i32, c2: i32) -> i32 {
+pub(super) const fn hex_dist(r1: i32, c1: i32, r2: i32, c2: i32) -> i32 {
     let dx = r1 - r2;
     let dy = c1 - c2;
     let a = if dx < 0 { -dx } else { dx };
@@ -54,13 +51,13 @@ const fn hex_dist(r1: i32, c1: i32, r2: i32, c2: i32) -> i32 {
 }
 
 /// Distance of a cell (row, col) to a point in the same axial coordinates.
-fn dist_to(r: f32, c: f32, pr: f32, pc: f32) -> f32 {
+pub(super) fn dist_to(r: f32, c: f32, pr: f32, pc: f32) -> f32 {
     let dx = r - pr;
     let dy = c - pc;
     dx.abs().max(dy.abs()).max((dx - dy).abs())
 }
 
-fn centre_of_mass(b: Bits) -> (f32, f32, f32) {
+pub(super) fn centre_of_mass(b: Bits) -> (f32, f32, f32) {
     let (mut sr, mut sc, mut n) = (0.0, 0.0, 0.0);
     for c in cells(b) {
         sr += (c.index() / 9) as f32;
@@ -70,14 +67,14 @@ fn centre_of_mass(b: Bits) -> (f32, f32, f32) {
     (sr, sc, n)
 }
 
-fn adjacent_pairs(b: Bits) -> i32 {
+pub(super) fn adjacent_pairs(b: Bits) -> i32 {
     // Each pair once: along the three axes.
     ((b & (b >> 1)).count_ones() + (b & (b >> 9)).count_ones() + (b & (b >> 10)).count_ones()) as i32
 }
 
 impl AbaloneState {
-    /// The evaluation for `side` (see the module documentation).
-    pub fn evaluation(&self, side: usize) -> i32 {
+    /// The evaluation `v1` for `side` (see the module documentation).
+    pub fn evaluation_v1(&self, side: usize) -> i32 {
         let me = side;
         let them = 1 - side;
         let to_win = self.rules.marbles_to_win.max(1) as i32;
@@ -106,15 +103,5 @@ impl AbaloneState {
         let edge = ((self.bb[them] & EDGE).count_ones() as i32 - (self.bb[me] & EDGE).count_ones() as i32) * W_EDGE;
 
         material + centre + cohesion + danger + edge
-    }
-}
-
-impl Evaluate for AbaloneState {
-    fn evaluate(&self, seat: usize) -> i32 {
-        self.evaluation(seat)
-    }
-
-    fn noisy_moves(&self, out: &mut Vec<Move>) {
-        self.push_outs(out);
     }
 }
