@@ -44,6 +44,19 @@
 //! about [`AbraxasState::red_after_push`] and [`crate::board::completions`]
 //! twice.
 //!
+//! # Versions
+//!
+//! `v1` ([`Evaluate::evaluate_version`] 0) is the evaluation above with
+//! [`Weights::DEFAULT`], as it was before issue 20. `v2`, the latest and
+//! [`Evaluate::evaluate`], is `round(Σ w · t)` over the same terms
+//! ([`TERMS`], [`Evaluate::terms`]) with the weights of
+//! `crates/abraxas/weights.json`, fitted to the results of self-play
+//! (Texel tuning): a stop stone in hand is worth more than three stones
+//! held, a capture in reach several. With `v1`'s weights ([`v1_weights`])
+//! the terms give `v1` exactly (a test checks it on random playouts).
+//! Abraxas games end by the stones taken (none were seen to reach
+//! `max-plies` or a repetition), so no term presses a side ahead to finish.
+//!
 //! # Noisy moves
 //!
 //! For quiescence search ([`Evaluate::noisy_moves`]): every removal (a
@@ -286,9 +299,199 @@ impl AbraxasState {
     }
 }
 
+/// The terms of the latest evaluation (`v2`), in the order of
+/// [`Evaluate::TERMS`]: each is how many times its weight counts, for the
+/// player whose position it is (then signed for the seat asked). They are
+/// the terms of [`Weights`], so that `v1` is exactly these with the weights
+/// of [`Weights::DEFAULT`] ([`v1_weights`]); `v2` gives them the weights of
+/// `crates/abraxas/weights.json`, fitted to self-play results.
+pub const TERMS: [&str; N_TERMS] =
+    ["stone", "race", "stop", "last_stop", "capture", "double", "unstoppable", "decided", "block", "pending", "again"];
+
+/// The number of terms.
+pub const N_TERMS: usize = 11;
+
+const STONE_T: usize = 0;
+const RACE_T: usize = 1;
+const STOP_T: usize = 2;
+const LAST_STOP_T: usize = 3;
+const CAPTURE_T: usize = 4;
+const DOUBLE_T: usize = 5;
+const UNSTOPPABLE_T: usize = 6;
+const DECIDED_T: usize = 7;
+const BLOCK_T: usize = 8;
+const PENDING_T: usize = 9;
+const AGAIN_T: usize = 10;
+
+/// The race term's resolution: `v1` computed `race · x / need` in integers
+/// (rounded toward zero) with `race` = 15, so the term is `x / need` rounded
+/// toward zero to a fifteenth, and `v1`'s weights reproduce `v1` exactly.
+const RACE_STEP: i32 = 15;
+
+/// The weights `v1` has as terms: [`Weights::DEFAULT`], the new terms 0.
+pub fn v1_weights() -> [f32; N_TERMS] {
+    let w = Weights::DEFAULT;
+    let mut out = [0.0; N_TERMS];
+    for (i, v) in [
+        w.stone,
+        w.race,
+        w.stop,
+        w.last_stop,
+        w.capture,
+        w.double,
+        w.unstoppable,
+        w.decided,
+        w.block,
+        w.pending,
+        w.again,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        out[i] = v as f32;
+    }
+    out
+}
+
+static WEIGHTS: std::sync::LazyLock<Vec<f32>> = std::sync::LazyLock::new(|| {
+    plateau_core::weights::Weights::parse(include_str!("../weights.json"), &TERMS)
+        .expect("crates/abraxas/weights.json names the evaluation's terms")
+});
+
+/// The latest evaluation's weights (`crates/abraxas/weights.json`).
+pub fn weights() -> &'static [f32] {
+    &WEIGHTS
+}
+
+/// `round(Σ w · t)`.
+#[inline]
+pub fn weighted(w: &[f32], t: &[f32]) -> i32 {
+    w.iter().zip(t).map(|(w, t)| w * t).sum::<f32>().round() as i32
+}
+
+impl AbraxasState {
+    /// The terms for the stones and stop stones held, for `seat`, with
+    /// `stops` stop stones in hand per seat (as [`AbraxasState::holdings`]).
+    fn holdings_terms(&self, t: &mut [f32; N_TERMS], seat: Seat, stops: [u8; 2]) {
+        let need = self.rules.stones_to_win.max(1) as i32;
+        let taken = |s: Seat| self.c.taken[s] as i32;
+        let o = 1 - seat;
+        t[STONE_T] += (taken(seat) - taken(o)) as f32;
+        let x = taken(seat).min(need).pow(2) - taken(o).min(need).pow(2);
+        t[RACE_T] += (RACE_STEP * x / need) as f32 / RACE_STEP as f32;
+        t[STOP_T] += stops[seat] as f32 - stops[o] as f32;
+        t[LAST_STOP_T] += f32::from(u8::from(stops[seat] > 0)) - f32::from(u8::from(stops[o] > 0));
+    }
+
+    /// The terms of what the next two placements can capture, for `m` who
+    /// places next (as [`AbraxasState::placing`]).
+    fn placing_terms(&self, t: &mut [f32; N_TERMS], m: Seat, me: Reach, stops: [u8; 2]) {
+        let o = 1 - m;
+        let need = self.rules.stones_to_win as u32;
+        if me.gain > 0 {
+            if self.c.taken[m] as u32 + me.gain >= need {
+                t[DECIDED_T] += 1.0;
+                return;
+            }
+            t[CAPTURE_T] += me.gain as f32;
+            if stops[o] == 0 {
+                t[UNSTOPPABLE_T] += 1.0;
+            } else if !me.blockable() {
+                t[DOUBLE_T] += 1.0;
+            }
+            return;
+        }
+        let them = self.reach_next();
+        if them.gain == 0 {
+            return;
+        }
+        if stops[m] > 0 && them.blockable() {
+            t[BLOCK_T] -= 1.0;
+            return;
+        }
+        if self.c.taken[o] as u32 + them.gain >= need {
+            t[DECIDED_T] -= 1.0;
+            return;
+        }
+        t[CAPTURE_T] -= them.gain as f32;
+        if stops[m] == 0 {
+            t[UNSTOPPABLE_T] -= 1.0;
+        }
+    }
+
+    /// The terms for the player whose position it is (the placer, the
+    /// scorer), and that player.
+    fn terms_for_placer(&self) -> (Seat, [f32; N_TERMS]) {
+        let mut t = [0.0f32; N_TERMS];
+        let stops = self.c.stops;
+        let mover = self.c.mover as Seat;
+        match self.c.phase {
+            Phase::Place => {
+                self.holdings_terms(&mut t, mover, stops);
+                self.placing_terms(&mut t, mover, self.reach_now(), stops);
+                (mover, t)
+            }
+            Phase::Score => {
+                let need = self.rules.stones_to_win as u32;
+                let pending = self.pending_value();
+                let o = 1 - mover;
+                self.holdings_terms(&mut t, mover, stops);
+                if self.c.taken[mover] as u32 + pending.min(1) >= need {
+                    t[DECIDED_T] += 1.0;
+                } else {
+                    t[PENDING_T] += pending as f32;
+                    if stops[o] == 0 {
+                        t[UNSTOPPABLE_T] += 0.5;
+                    } else {
+                        t[AGAIN_T] += 1.0;
+                    }
+                }
+                (mover, t)
+            }
+            Phase::Interlude => {
+                let scorer = 1 - mover;
+                let me = self.reach_now();
+                if me.gain > 0 && me.blockable() {
+                    let mut after = stops;
+                    after[mover] -= 1;
+                    self.holdings_terms(&mut t, scorer, after);
+                } else {
+                    self.holdings_terms(&mut t, scorer, stops);
+                    self.placing_terms(&mut t, scorer, me, stops);
+                }
+                (scorer, t)
+            }
+        }
+    }
+}
+
 impl Evaluate for AbraxasState {
+    const EVALS: &'static [&'static str] = &["v1", "v2"];
+    const TERMS: &'static [&'static str] = &TERMS;
+
     fn evaluate(&self, seat: Seat) -> i32 {
-        self.evaluate_with(&Weights::DEFAULT, seat)
+        let mut t = [0.0f32; N_TERMS];
+        self.terms(seat, &mut t);
+        weighted(weights(), &t)
+    }
+
+    fn evaluate_version(&self, seat: Seat, version: usize) -> i32 {
+        match version {
+            0 => self.evaluate_with(&Weights::DEFAULT, seat),
+            _ => self.evaluate(seat),
+        }
+    }
+
+    fn terms(&self, seat: Seat, out: &mut [f32]) {
+        let (s, t) = self.terms_for_placer();
+        let sign = if s == seat & 1 { 1.0 } else { -1.0 };
+        for (o, v) in out.iter_mut().zip(t) {
+            *o = sign * v;
+        }
+    }
+
+    fn weights() -> &'static [f32] {
+        weights()
     }
 
     fn noisy_moves(&self, out: &mut Vec<Move>) {
