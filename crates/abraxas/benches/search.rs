@@ -1,4 +1,5 @@
-//! Speed of the evaluation and of a fixed alpha-beta search.
+//! Speed of the evaluation (the latest, `v2`: the weighted sum of the terms;
+//! and `v1`) and of a fixed alpha-beta search.
 
 use std::hint::black_box;
 
@@ -53,6 +54,15 @@ fn benches(c: &mut Criterion) {
                 let mut v = 0i32;
                 for p in &ps {
                     v = v.wrapping_add(black_box(p).evaluate(0));
+                }
+                v
+            })
+        });
+        c.bench_function(&format!("evaluate v1 (100 positions of level-{level})"), |b| {
+            b.iter(|| {
+                let mut v = 0i32;
+                for p in &ps {
+                    v = v.wrapping_add(black_box(p).evaluate_version(0, 0));
                 }
                 v
             })
