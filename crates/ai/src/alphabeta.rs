@@ -9,7 +9,6 @@
 //! noisy moves at the horizon. Time is checked every 256 nodes; a node budget
 //! makes the search deterministic.
 
-use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
@@ -66,16 +65,107 @@ pub struct AlphaBeta<S: State> {
     seldepth: u32,
     next_check: u64,
     scores: Vec<i64>,
+    score_buffers: Vec<Vec<i64>>,
     noisy_buffers: Vec<Vec<S::Move>>,
     buffers: Vec<Vec<S::Move>>,
+    /// Keys of the positions on the search path, by ply from the root.
+    path: Vec<u64>,
+    /// What the searcher remembers of the game it plays (repetitions).
+    game: GameMemory<S::Move>,
+    /// The root moves of the last completed depth with their scores (exact
+    /// for the moves within the variety margin of the best).
+    root_scores: Vec<(i32, S::Move)>,
 }
 
-const HISTORY_SIZE: usize = 1 << 14;
+/// The positions of the game before the root that this searcher saw (at its
+/// own roots and after its own moves), while the game goes on: a position
+/// that comes back counts as a draw in the search (latest version), so that
+/// a side ahead makes progress instead of shuffling.
+struct GameMemory<M> {
+    /// The moves of the game up to and including this searcher's last move.
+    moves: Vec<M>,
+    /// Keys of positions seen, with their ply in the game.
+    keys: Vec<(usize, u64)>,
+    /// A filter of `keys`: bit `key % 1024`.
+    filter: [u64; 16],
+}
+
+impl<M: Copy + PartialEq> GameMemory<M> {
+    fn new() -> Self {
+        GameMemory { moves: Vec::new(), keys: Vec::new(), filter: [0; 16] }
+    }
+
+    /// Forget what is not of the game whose moves are `history` (a takeback,
+    /// another game from the same start), and what is not before its
+    /// current position.
+    fn follow(&mut self, history: &[M]) {
+        // The position after `p` moves is the same in both games while
+        // their first `p` moves are.
+        let common = history.iter().zip(&self.moves).take_while(|(a, b)| a == b).count();
+        self.keys.retain(|&(ply, _)| ply <= common && ply < history.len());
+        self.filter = [0; 16];
+        for &(_, k) in &self.keys {
+            self.filter[(k as usize >> 6) & 15] |= 1 << (k & 63);
+        }
+    }
+
+    fn remember(&mut self, ply: usize, key: u64) {
+        self.keys.push((ply, key));
+        self.filter[(key as usize >> 6) & 15] |= 1 << (key & 63);
+    }
+
+    #[inline]
+    fn contains(&self, key: u64) -> bool {
+        self.filter[(key as usize >> 6) & 15] >> (key & 63) & 1 == 1 && self.keys.iter().any(|&(_, k)| k == key)
+    }
+}
+
+/// Opening variety: in the first [`VARIETY_PLIES`] plies of a game, a
+/// player with a generator chooses at random among the root moves that
+/// score within [`VARIETY_MARGIN`] of the best at the last completed depth
+/// (at least 2).
+pub const VARIETY_PLIES: usize = 8;
+/// See [`VARIETY_PLIES`]: in evaluation units (about ±1000 is decided).
+pub const VARIETY_MARGIN: i32 = 15;
+
+const HISTORY_BITS: u32 = 14;
+const HISTORY_SIZE: usize = 1 << HISTORY_BITS;
+
+/// A multiplicative hash of a move's fields (a move is a few small
+/// integers): the history table's index. SipHash, the standard library's
+/// default, cost about a tenth of the search's time in move ordering.
+struct MoveHasher(u64);
+
+impl Hasher for MoveHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(x as u64);
+    }
+    fn write_u16(&mut self, x: u16) {
+        self.write_u64(x as u64);
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(x as u64);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 fn move_hash<M: Hash>(mv: &M) -> usize {
-    let mut h = DefaultHasher::new();
+    let mut h = MoveHasher(0);
     mv.hash(&mut h);
-    h.finish() as usize & (HISTORY_SIZE - 1)
+    (h.finish() >> (64 - HISTORY_BITS)) as usize
 }
 
 /// The table size used by players: 2^18 entries.
@@ -100,8 +190,12 @@ impl<S: Evaluate> AlphaBeta<S> {
             seldepth: 0,
             next_check: 0,
             scores: Vec::with_capacity(256),
+            score_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(128)).collect(),
             noisy_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
             buffers: (0..MAX_PLY + MAX_QDEPTH as usize + 2).map(|_| Vec::with_capacity(128)).collect(),
+            path: vec![0; MAX_PLY + 2],
+            game: GameMemory::new(),
+            root_scores: Vec::new(),
         }
     }
 
@@ -162,16 +256,22 @@ impl<S: Evaluate> AlphaBeta<S> {
         }
     }
 
-    /// Order moves best first: the table move, noisy moves, killers, then by
-    /// history. In place, with a reused score buffer: no allocation.
-    fn order(&mut self, moves: &mut [S::Move], tt: Option<S::Move>, ply: usize, noisy: &[S::Move]) {
+    /// Score moves for ordering into `scores`: the table move, noisy moves,
+    /// killers, then by history. No allocation.
+    fn score_moves(
+        &self,
+        moves: &[S::Move],
+        scores: &mut Vec<i64>,
+        tt: Option<S::Move>,
+        ply: usize,
+        noisy: &[S::Move],
+    ) {
         let killers = self.killers[ply.min(MAX_PLY)];
-        let scores = &mut self.scores;
         scores.clear();
         for m in moves.iter() {
             scores.push(if Some(*m) == tt {
                 i64::MAX
-            } else if noisy.contains(m) {
+            } else if !noisy.is_empty() && noisy.contains(m) {
                 1 << 40
             } else if Some(*m) == killers[0] {
                 1 << 39
@@ -181,7 +281,13 @@ impl<S: Evaluate> AlphaBeta<S> {
                 self.history[move_hash(m)] as i64
             });
         }
-        // Insertion sort, descending, stable.
+    }
+
+    /// Order moves best first (see [`AlphaBeta::score_moves`]), in place:
+    /// a stable insertion sort, for the root.
+    fn order(&mut self, moves: &mut [S::Move], tt: Option<S::Move>, ply: usize, noisy: &[S::Move]) {
+        let mut scores = std::mem::take(&mut self.scores);
+        self.score_moves(moves, &mut scores, tt, ply, noisy);
         for i in 1..moves.len() {
             let (k, m) = (scores[i], moves[i]);
             let mut j = i;
@@ -193,6 +299,7 @@ impl<S: Evaluate> AlphaBeta<S> {
             scores[j] = k;
             moves[j] = m;
         }
+        self.scores = scores;
     }
 
     /// The score of `mv` for `seat`, who plays it from `state`: recursing with
@@ -210,13 +317,21 @@ impl<S: Evaluate> AlphaBeta<S> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply as u32);
         let Turn::Seat(seat) = state.to_move() else { unreachable!("callers handle finished games") };
+        let key = state.key();
+        if self.version.is_none() && ply <= MAX_PLY {
+            // A position already on the path or in the game: a draw (the
+            // side ahead must find progress; the side behind may seek it).
+            if self.path[..ply].contains(&key) || self.game.contains(key) {
+                return 0;
+            }
+            self.path[ply] = key;
+        }
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiescence(state, alpha, beta, ply, 0);
         }
         if self.out_of_budget() {
             return 0;
         }
-        let key = state.key();
         let alpha0 = alpha;
         let mut tt_move = None;
         if let Some(e) = self.probe(key) {
@@ -235,13 +350,25 @@ impl<S: Evaluate> AlphaBeta<S> {
         state.legal_moves(&mut moves);
         let mut noisy = std::mem::take(&mut self.noisy_buffers[ply]);
         state.noisy_moves(&mut noisy);
-        self.order(&mut moves, tt_move, ply, &noisy);
+        // Ordered lazily: most nodes are cut off after a move or two, so the
+        // best remaining move is picked before each is searched.
+        let mut scores = std::mem::take(&mut self.score_buffers[ply]);
+        self.score_moves(&moves, &mut scores, tt_move, ply, &noisy);
         // A forced decision (one legal move) does not use up depth, so that
         // turns of several decisions are seen whole.
         let next = if moves.len() == 1 { depth } else { depth - 1 };
         let mut best = -INF;
         let mut best_move = None;
-        for (i, &mv) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            let mut top = i;
+            for j in i + 1..moves.len() {
+                if scores[j] > scores[top] {
+                    top = j;
+                }
+            }
+            moves.swap(i, top);
+            scores.swap(i, top);
+            let mv = moves[i];
             let undo = state.apply(mv);
             let score = if i == 0 {
                 self.child(state, seat, next, alpha, beta, ply)
@@ -275,6 +402,7 @@ impl<S: Evaluate> AlphaBeta<S> {
         }
         self.buffers[ply] = moves;
         self.noisy_buffers[ply] = noisy;
+        self.score_buffers[ply] = scores;
         if self.stopped {
             return best.max(-WIN);
         }
@@ -330,6 +458,8 @@ impl<S: Evaluate> AlphaBeta<S> {
     }
 
     /// Search the root moves at one depth; `moves` is reordered best first.
+    /// With a `margin`, every move within it of the best gets an exact score
+    /// (for opening variety), kept in `root_scores`.
     fn root(
         &mut self,
         state: &mut S,
@@ -337,6 +467,7 @@ impl<S: Evaluate> AlphaBeta<S> {
         depth: i32,
         mut alpha: i32,
         beta: i32,
+        margin: i32,
     ) -> (i32, Option<S::Move>) {
         let Turn::Seat(seat) = state.to_move() else { return (0, None) };
         let mut best = -INF;
@@ -348,8 +479,9 @@ impl<S: Evaluate> AlphaBeta<S> {
             let score = if i == 0 {
                 self.child(state, seat, depth - 1, alpha, beta, 0)
             } else {
-                let s = self.child(state, seat, depth - 1, alpha, alpha + 1, 0);
-                if s > alpha && s < beta { self.child(state, seat, depth - 1, alpha, beta, 0) } else { s }
+                let floor = (alpha - margin).max(-INF);
+                let s = self.child(state, seat, depth - 1, floor, floor + 1, 0);
+                if s > floor && s < beta { self.child(state, seat, depth - 1, floor, beta, 0) } else { s }
             };
             state.undo(mv, undo);
             if self.stopped {
@@ -371,6 +503,7 @@ impl<S: Evaluate> AlphaBeta<S> {
             let searched: Vec<S::Move> = scored.iter().map(|&(_, m)| m).collect();
             let rest: Vec<S::Move> = moves.iter().copied().filter(|m| !searched.contains(m)).collect();
             *moves = searched.into_iter().chain(rest).collect();
+            self.root_scores = scored;
             if let Some(m) = best_move {
                 self.store(state.key(), depth, Bound::Exact, best, Some(m), 0);
             }
@@ -401,7 +534,39 @@ impl<S: Evaluate> AlphaBeta<S> {
 
     /// Choose a move: iterative deepening until a limit of the budget.
     pub fn best_move(&mut self, state: &S) -> (Vec<S::Move>, SearchInfo) {
+        self.best_move_in_game(state, &[])
+    }
+
+    /// [`AlphaBeta::best_move`] in a game whose moves so far are `history`
+    /// (the latest version remembers the game's positions, as draws if they
+    /// come back, and varies its first moves when it has a generator).
+    pub fn best_move_in_game(&mut self, state: &S, history: &[S::Move]) -> (Vec<S::Move>, SearchInfo) {
+        let latest = self.version.is_none();
+        if latest {
+            self.game.follow(history);
+        }
+        let (pv, info) = self.search_root(state, history.len());
+        if latest && let Some(&mv) = pv.first() {
+            self.game.remember(history.len(), state.key());
+            let mut after = state.clone();
+            after.apply(mv);
+            self.game.remember(history.len() + 1, after.key());
+            self.game.moves.clear();
+            self.game.moves.extend_from_slice(history);
+            self.game.moves.push(mv);
+        }
+        (pv, info)
+    }
+
+    fn search_root(&mut self, state: &S, game_ply: usize) -> (Vec<S::Move>, SearchInfo) {
         let start = Instant::now();
+        let margin = if self.variety.is_some() && self.version.is_none() && game_ply < VARIETY_PLIES {
+            VARIETY_MARGIN
+        } else {
+            0
+        };
+        self.path[0] = state.key();
+        self.root_scores.clear();
         if self.use_plan
             && let Some((mv, n)) = match self.version {
                 None => state.planned_move(self.budget.time.map(|t| start + t / 2)),
@@ -452,13 +617,13 @@ impl<S: Evaluate> AlphaBeta<S> {
         if moves.len() > 1 {
             let mut prev: i32 = 0;
             for depth in 1..=max_depth {
-                let (mut lo, mut hi) = if depth >= 3 && prev.abs() < WIN - 1000 {
+                let (mut lo, mut hi) = if depth >= 3 && prev.abs() < WIN - 1000 && margin == 0 {
                     (prev - ASPIRATION, prev + ASPIRATION)
                 } else {
                     (-INF, INF)
                 };
                 let result = loop {
-                    let (score, mv) = self.root(&mut s, &mut moves, depth, lo, hi);
+                    let (score, mv) = self.root(&mut s, &mut moves, depth, lo, hi, margin);
                     if self.stopped {
                         break None;
                     }
@@ -484,7 +649,19 @@ impl<S: Evaluate> AlphaBeta<S> {
                 }
             }
         }
-        let (score, mv) = best;
+        let (score, mut mv) = best;
+        if margin > 0
+            && completed >= 2
+            && score.abs() < WIN - 1000
+            && let Some(rng) = self.variety.as_mut()
+        {
+            use plateau_core::rand::RngExt;
+            let near: Vec<S::Move> =
+                self.root_scores.iter().filter(|&&(v, _)| v > score - margin).map(|&(_, m)| m).collect();
+            if near.len() > 1 {
+                mv = Some(near[rng.random_range(0..near.len())]);
+            }
+        }
         let mv = mv.expect("a position that is not over has a legal move");
         let pv = self.principal_variation(state, mv, completed.max(1) as usize);
         let info = SearchInfo {
@@ -509,8 +686,8 @@ impl<S: Evaluate> Search<S> for AlphaBeta<S> {
     fn set_stop(&mut self, stop: crate::StopFlag) {
         self.stop = Some(stop);
     }
-    fn search(&mut self, state: &S, _history: &[S::Move]) -> (Vec<S::Move>, SearchInfo) {
-        self.best_move(state)
+    fn search(&mut self, state: &S, history: &[S::Move]) -> (Vec<S::Move>, SearchInfo) {
+        self.best_move_in_game(state, history)
     }
 }
 
@@ -531,5 +708,63 @@ fn from_table(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use plateau_abalone::{AbaloneState, Rules, parse_position};
+
+    use super::*;
+
+    /// Black has pushed out five marbles and is far ahead.
+    const AHEAD: &str = "b1b1b/6/7/3ww3/3www3/3ww3/b6/6/b1b1b b 5 0";
+
+    #[test]
+    fn a_position_of_the_game_that_comes_back_is_a_draw_for_the_latest_version_only() {
+        let p: AbaloneState = parse_position(AHEAD, Rules::default()).unwrap();
+        let depth = Budget { depth: Some(1), ..Budget::default() };
+        for version in [None, Some(0)] {
+            let mut fresh = AlphaBeta::<AbaloneState>::new(depth, 12);
+            fresh.version = version;
+            let (pv, info) = fresh.best_move(&p);
+            let m = pv[0];
+            assert!(matches!(info.score, Some(Score::Eval(v)) if v > 0), "{info:?}");
+            let mut after = p.clone();
+            after.apply(m);
+            // The position after m was played before in this game.
+            let mut ab = AlphaBeta::<AbaloneState>::new(depth, 12);
+            ab.version = version;
+            ab.game.remember(0, after.key());
+            let (pv, _) = ab.search_root(&p, 1);
+            let m_score = ab.root_scores.iter().find(|&&(_, mv)| mv == m).map(|&(v, _)| v);
+            if version.is_none() {
+                assert_ne!(pv[0], m, "the latest version walks back into a played position");
+                assert_eq!(m_score, Some(0), "a repetition scores as a draw");
+            } else {
+                assert_eq!(pv[0], m, "v1 knows nothing of the game");
+            }
+        }
+    }
+
+    #[test]
+    fn the_game_memory_follows_one_game_and_forgets_another_or_a_takeback() {
+        let mut g = GameMemory::<u8>::new();
+        g.follow(&[]);
+        g.remember(0, 10);
+        g.remember(1, 11);
+        g.moves = vec![1];
+        g.follow(&[1, 2]);
+        assert!(g.contains(10) && g.contains(11) && !g.contains(12));
+        g.remember(2, 12);
+        g.remember(3, 13);
+        g.moves = vec![1, 2, 3];
+        // A takeback to ply 2: positions from ply 2 on are forgotten.
+        g.follow(&[1, 2]);
+        assert!(g.contains(10) && g.contains(11) && !g.contains(12) && !g.contains(13));
+        // Another game: only its start (ply 0) is kept, the same position.
+        g.moves = vec![1, 2];
+        g.follow(&[5, 6, 7]);
+        assert!(g.contains(10) && !g.contains(11));
     }
 }

@@ -166,10 +166,10 @@ where
 pub const TWO_PLAYER_LEVELS: [Level; 6] = [
     Level { level: 1, spec: "random", label: "beginner: plays at random" },
     Level { level: 2, spec: "greedy", label: "novice: the best move one step ahead" },
-    Level { level: 3, spec: "alphabeta:depth=2", label: "casual: looks two moves ahead" },
-    Level { level: 4, spec: "alphabeta:time=200ms", label: "club: a fifth of a second a move" },
-    Level { level: 5, spec: "alphabeta:time=1s", label: "strong: a second a move" },
-    Level { level: 6, spec: "alphabeta:time=5s", label: "expert: five seconds a move" },
+    Level { level: 3, spec: "alphabeta:depth=2,variety=on", label: "casual: looks two moves ahead" },
+    Level { level: 4, spec: "alphabeta:time=200ms,variety=on", label: "club: a fifth of a second a move" },
+    Level { level: 5, spec: "alphabeta:time=1s,variety=on", label: "strong: a second a move" },
+    Level { level: 6, spec: "alphabeta:time=5s,variety=on", label: "expert: five seconds a move" },
 ];
 
 /// The levels of games with hidden information.
@@ -190,6 +190,7 @@ fn resolve_level(spec: &PlayerSpec, levels: &'static [Level; 6]) -> Result<Playe
             s.uniform_sampling = spec.uniform_sampling;
             s.no_plan = spec.no_plan;
             s.eval = spec.eval.clone();
+            s.variety |= spec.variety;
             Ok(s)
         }
         _ => Ok(spec.clone()),
@@ -241,7 +242,7 @@ where
                 let mut ab = alphabeta::AlphaBeta::new(spec.budget, alphabeta::DEFAULT_TABLE_BITS);
                 ab.use_plan = !spec.no_plan;
                 ab.version = version;
-                if spec.seed.is_some() || version.is_none() {
+                if spec.variety {
                     ab.variety = Some(player_rng(&spec));
                 }
                 Ok(perfect_player::<G, _>(spec, ab))

@@ -89,6 +89,11 @@ pub struct PlayerSpec {
     /// issue 20), one of the game's [`plateau_core::Evaluate::EVALS`]
     /// (checked when the player is made); `None` for the latest.
     pub eval: Option<String>,
+    /// Alpha-beta: opening variety (`variety=on`: in a game's first plies,
+    /// a seeded random choice among the moves near the best; the levels
+    /// have it, plain specs do not, so that analyses and tests stay
+    /// deterministic).
+    pub variety: bool,
 }
 
 /// The largest budgets a spec may ask for (a server must bound what a client
@@ -150,6 +155,7 @@ impl PlayerSpec {
                         uniform_sampling: false,
                         no_plan: false,
                         eval: None,
+                        variety: false,
                     });
                 }
                 _ => {
@@ -163,6 +169,7 @@ impl PlayerSpec {
             uniform_sampling: false,
             no_plan: false,
             eval: None,
+            variety: false,
         };
         for param in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (k, v) =
@@ -195,6 +202,13 @@ impl PlayerSpec {
                     spec.no_plan = match v.trim() {
                         "off" => true,
                         "on" => false,
+                        _ => return Err(bad()),
+                    }
+                }
+                "variety" => {
+                    spec.variety = match v.trim() {
+                        "on" => true,
+                        "off" => false,
                         _ => return Err(bad()),
                     }
                 }
@@ -253,6 +267,9 @@ impl fmt::Display for PlayerSpec {
         if let Some(e) = &self.eval {
             params.push(format!("eval={e}"));
         }
+        if self.variety {
+            params.push("variety=on".to_string());
+        }
         if !params.is_empty() {
             write!(f, ":{}", params.join(","))?;
         }
@@ -275,6 +292,7 @@ mod tests {
             "alphabeta:time=250ms,depth=6",
             "alphabeta:nodes=1000,plan=off",
             "alphabeta:time=1s,eval=v1",
+            "alphabeta:time=1s,variety=on",
             "ismcts:time=200ms,sampling=uniform,eval=v2",
         ] {
             assert_eq!(PlayerSpec::parse(s).unwrap().to_string(), s);
@@ -291,6 +309,7 @@ mod tests {
             "alphabeta:plan=no",
             "alphabeta:time=100s",
             "alphabeta:eval=",
+            "alphabeta:variety=yes",
             "alphabeta:eval=v/1",
             "alphabeta:eval=averyveryverylongname",
         ] {

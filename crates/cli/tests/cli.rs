@@ -367,7 +367,7 @@ fn play_names_the_players_chosen() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("  seat 1: Black — human\n"), "{text}");
-    assert!(text.contains("  seat 2: White — ai:4 (alphabeta:time=200ms)\n"), "{text}");
+    assert!(text.contains("  seat 2: White — ai:4 (alphabeta:time=200ms,variety=on)\n"), "{text}");
     assert!(!text.contains("random"), "{text}");
     let out = plateau(&["play", "kabaleo", "--seat", "1=mcts:iterations=50", "--seat", "2=human"], "quit\n");
     let text = String::from_utf8(out.stdout).unwrap();
