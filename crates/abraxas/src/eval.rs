@@ -328,7 +328,8 @@ const AGAIN_T: usize = 10;
 /// toward zero to a fifteenth, and `v1`'s weights reproduce `v1` exactly.
 const RACE_STEP: i32 = 15;
 
-/// The weights `v1` has as terms: [`Weights::DEFAULT`], the new terms 0.
+/// The weights that make the terms `v1`: [`Weights::DEFAULT`] in the order
+/// of [`TERMS`].
 pub fn v1_weights() -> [f32; N_TERMS] {
     let w = Weights::DEFAULT;
     let mut out = [0.0; N_TERMS];
