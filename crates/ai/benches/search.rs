@@ -40,17 +40,19 @@ fn bench(c: &mut Criterion) {
     }
     let seat = k.to_move().seat().unwrap();
     let knowledge = k.knowledge(seat);
-    g.bench_function("kabaleo 4 players ismcts 2000 iterations", |b| {
-        b.iter(|| {
-            let rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-            IsMcts::<plateau_kabaleo::KabaleoState>::new(
-                Budget { iterations: Some(2_000), ..Budget::default() },
-                rng,
-                MctsConfig::for_game::<plateau_kabaleo::KabaleoState>(),
-            )
-            .search(&knowledge, seat)
-        })
-    });
+    for (name, version) in [("v1", Some(0)), ("latest", None)] {
+        g.bench_function(format!("kabaleo 4 players ismcts 5000 iterations {name}"), |b| {
+            b.iter(|| {
+                let rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+                IsMcts::<plateau_kabaleo::KabaleoState>::new(
+                    Budget { iterations: Some(5_000), ..Budget::default() },
+                    rng,
+                    MctsConfig { version, ..MctsConfig::for_game::<plateau_kabaleo::KabaleoState>() },
+                )
+                .search(&knowledge, seat)
+            })
+        });
+    }
     g.finish();
 }
 

@@ -111,3 +111,134 @@ fn time_limits_are_respected() {
     assert!(info.time.as_secs() < 60, "{:?}", info.time);
     assert!(info.depth >= 1 && info.depth < 16, "{info:?}");
 }
+
+/// A Kabaleo position after `plies` moves (the middle one of the legal moves
+/// each time) and the knowledge of the seat to move.
+fn kabaleo(
+    variant: &str,
+    seed: u64,
+    plies: usize,
+) -> (plateau_kabaleo::KabaleoState, plateau_kabaleo::Knowledge, usize) {
+    use plateau_core::{Hidden, Options};
+    let settings = plateau_kabaleo::Kabaleo::INFO.resolve(Some(variant), &Options::new()).unwrap();
+    let game = plateau_kabaleo::Kabaleo::configure(&settings).unwrap();
+    let mut k = game.start(seed);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        k.legal_moves(&mut moves);
+        k.apply(moves[moves.len() / 2]);
+    }
+    let seat = k.to_move().seat().unwrap();
+    let knowledge = k.knowledge(seat);
+    (k, knowledge, seat)
+}
+
+/// Information-set MCTS of version v1 (`eval=v1`) is the search of
+/// 2026-11-30: the same move, value and returns for the same seed and
+/// iterations as that search gave (recorded before version v2 existed).
+#[test]
+fn ismcts_version_1_is_the_search_of_2026_11_30() {
+    use plateau_ai::HiddenSearch;
+    use plateau_ai::mcts::IsMcts;
+    #[allow(clippy::type_complexity)]
+    let recorded: &[(&str, u64, usize, bool, &str, Option<Score>, [f32; 4])] = &[
+        ("4-players", 3, 8, false, "V2", Some(Score::Value(0.63414645)), [0.15755554, 0.4171111, -0.49, -0.084666684]),
+        (
+            "4-players",
+            3,
+            8,
+            true,
+            "R15",
+            Some(Score::Value(0.5365854)),
+            [-0.09755557, 0.3291111, -0.09777779, -0.1337778],
+        ),
+        ("3-players", 5, 4, false, "R3", Some(Score::Value(0.48039216)), [-0.47933334, 0.28633332, 0.193, 0.0]),
+        ("3-players", 5, 4, true, "O4", Some(Score::Value(0.29710144)), [-0.015666667, 0.074666664, -0.059, 0.0]),
+        (
+            "4-players",
+            9,
+            20,
+            false,
+            "V19",
+            Some(Score::Value(0.25670508)),
+            [-0.5742222, 0.7497778, -0.2886667, 0.11311109],
+        ),
+        (
+            "4-players",
+            9,
+            20,
+            true,
+            "V6",
+            Some(Score::Value(0.0701754)),
+            [0.014444432, 0.042666655, 0.028666656, -0.0857778],
+        ),
+    ];
+    for &(variant, seed, plies, uniform, want, score, returns) in recorded {
+        let (k, knowledge, seat) = kabaleo(variant, seed, plies);
+        let mut m = IsMcts::<plateau_kabaleo::KabaleoState>::new(
+            Budget { iterations: Some(1_500), ..Budget::default() },
+            rand_chacha::ChaCha8Rng::seed_from_u64(4),
+            MctsConfig { version: Some(0), ..MctsConfig::for_game::<plateau_kabaleo::KabaleoState>() },
+        );
+        m.use_beliefs = !uniform;
+        let (mv, info) = m.search(&knowledge, seat);
+        assert_eq!(k.format_move(mv), want, "{variant} seed {seed}");
+        assert_eq!(info.score, score, "{variant} seed {seed}");
+        assert_eq!(info.returns, returns[..info.returns.len()], "{variant} seed {seed}");
+    }
+}
+
+/// The latest information-set MCTS is deterministic for a seed and a number
+/// of iterations, and only ever plays legal moves.
+#[test]
+fn latest_ismcts_is_deterministic_for_an_iteration_budget() {
+    use plateau_ai::HiddenSearch;
+    use plateau_ai::mcts::IsMcts;
+    let (k, knowledge, seat) = kabaleo("4-players", 3, 8);
+    let run = || {
+        IsMcts::<plateau_kabaleo::KabaleoState>::new(
+            Budget { iterations: Some(1_000), ..Budget::default() },
+            rand_chacha::ChaCha8Rng::seed_from_u64(9),
+            MctsConfig::for_game::<plateau_kabaleo::KabaleoState>(),
+        )
+        .search(&knowledge, seat)
+    };
+    let (m1, i1) = run();
+    let (m2, i2) = run();
+    assert_eq!(m1, m2);
+    assert_eq!(i1.nodes, 1_000);
+    assert_eq!(i1.returns, i2.returns);
+    assert!(k.is_legal(m1));
+}
+
+/// The mixed belief is the model's belief when the model is certain
+/// (`model_prior` 1), uniform over the candidates when it is discarded (0),
+/// and in between otherwise.
+#[test]
+fn mixed_beliefs_lie_between_the_model_and_chance() {
+    use plateau_ai::belief::{RATIONALITY, infer, infer_mixed};
+    use plateau_core::Secrets;
+    type K = plateau_kabaleo::KabaleoState;
+    for (variant, seed, plies) in [("4-players", 3u64, 12usize), ("3-players", 5, 9), ("4-players", 9, 20)] {
+        let (_, knowledge, me) = kabaleo(variant, seed, plies);
+        let model = infer::<K>(&knowledge, me, RATIONALITY);
+        let certain = infer_mixed::<K>(&knowledge, me, RATIONALITY, 1.0);
+        let chance = infer_mixed::<K>(&knowledge, me, RATIONALITY, 0.0);
+        let half = infer_mixed::<K>(&knowledge, me, RATIONALITY, 0.5);
+        for seat in 0..model.seats() {
+            let cands = K::candidates(&knowledge, seat);
+            let n = cands.count_ones() as f64;
+            for v in 0..K::VALUES {
+                let m = model.weights[seat][v];
+                assert!((certain.weights[seat][v] - m).abs() < 1e-9, "{variant}: seat {seat} value {v}");
+                let uniform = if cands >> v & 1 == 1 { 1.0 / n } else { 0.0 };
+                assert!((chance.weights[seat][v] - uniform).abs() < 1e-9, "{variant}: seat {seat} value {v}");
+                let h = half.weights[seat][v];
+                assert!(
+                    h >= m.min(uniform) - 1e-9 && h <= m.max(uniform) + 1e-9,
+                    "{variant}: {h} not between {m} and {uniform}"
+                );
+            }
+        }
+    }
+}
