@@ -178,6 +178,28 @@ fn pairs(s: &AbaloneState, seat: usize) -> f32 {
     n as f32 / 2.0
 }
 
+/// The pushing moves of `seat`, were it to move: the generator's in-line
+/// moves of 2 or 3 marbles with an opponent marble in front.
+fn pushing_moves(s: &AbaloneState, seat: usize) -> f32 {
+    let text = plateau_abalone::format_position(s);
+    let mut parts: Vec<&str> = text.split(' ').collect();
+    parts[1] = if seat == 0 { "b" } else { "w" };
+    let s = pos(&parts.join(" "));
+    let mut moves = Vec::new();
+    s.legal_moves(&mut moves);
+    moves
+        .iter()
+        .filter(|m| {
+            let d = m.dir();
+            let mut front = Some(m.cell());
+            for _ in 0..m.marbles() {
+                front = front.and_then(|c| c.step(d));
+            }
+            matches!(m.kind(), plateau_abalone::MoveKind::InLine(_)) && on(&s, 1 - seat, front)
+        })
+        .count() as f32
+}
+
 #[test]
 fn the_terms_are_their_cell_by_cell_counts() {
     for s in playout_positions(300) {
@@ -193,6 +215,7 @@ fn the_terms_are_their_cell_by_cell_counts() {
             assert_eq!(term(&s, me, "progress"), cm * cm - ct * ct);
             assert_eq!(term(&s, me, "press"), press_count(&s, me) - press_count(&s, them));
             assert_eq!(term(&s, me, "isolated"), isolated_count(&s, them) - isolated_count(&s, me));
+            assert_eq!(term(&s, me, "sumito"), pushing_moves(&s, me) - pushing_moves(&s, them));
         }
     }
 }
@@ -212,6 +235,19 @@ fn each_new_term_on_a_hand_made_position() {
     assert_eq!(term(&s, 0, "edge_ahead"), 0.0);
     assert_eq!(term(&s, 0, "progress"), 0.0);
     assert_eq!(term(&s, 0, "stall"), 0.0);
+    // No line of two: no push.
+    assert_eq!(term(&s, 0, "sumito"), 0.0);
+
+    // Sumito: Black c3 d4 (a line going north-east) cannot push the three
+    // White e5 f6 g7, which push them back (3 push 2: d4 c3 to b2, an empty
+    // cell): -1 for Black.
+    let s = board("c3 d4", "e5 f6 g7", "b 0 0");
+    assert_eq!(term(&s, 0, "sumito"), -1.0);
+    // Black c3 d4 pushes e5 (f6 empty); White's e5 f5 go north-west and
+    // south-east into empty cells, and a lone marble never pushes: +1.
+    let s = board("c3 d4 e4", "e5 f5", "b 0 0");
+    assert_eq!(term(&s, 0, "sumito"), 1.0);
+    assert_eq!(term(&s, 1, "sumito"), -1.0);
 
     // Black ahead 3 to 1: edge_ahead is the lead (2) times the white edge
     // marbles (e1, i9); progress 9 - 1.
@@ -285,12 +321,12 @@ fn best(s: &mut AbaloneState, depth: u32) -> String {
 }
 
 #[test]
-fn a_side_ahead_pushes_an_edge_marble_out_and_presses_the_rest() {
+fn a_side_ahead_pushes_the_next_marble_out() {
     // Black 5 to 0 ahead pushes the sixth marble out (2 push 1 on a1).
     let mut s = board("c3 b2 e5 e6", "a1 g7 g8 h8", "b 5 0");
     assert_eq!(best(&mut s, 2), "c3b2");
-    // Black ahead 3 to 0, no push-out in reach: it pushes White's b2 to the
-    // edge (b4 b3 push b2 to b1, on the edge) rather than a quiet move.
-    let mut s = board("b4 b3 e5 e6", "b2 g7 g8 g9", "b 3 0");
-    assert_eq!(best(&mut s, 1), "b4b3");
+    // Black ahead 3 to 0 takes the fourth marble (c3 b2 push a1 off) rather
+    // than a quiet move that holds the centre.
+    let mut s = board("c3 b2 e5 e6", "a1 e4 f4 g7", "b 3 0");
+    assert_eq!(best(&mut s, 2), "c3b2");
 }

@@ -24,18 +24,20 @@
 //! - `isolated`: their marbles with no neighbour of their own minus mine (a
 //!   broken group is pushed about);
 //! - `stall`: when ahead, minus the plies since the last push-out (÷ 10,
-//!   at most 10): the side ahead prefers the lines that push out sooner.
+//!   at most 10): the side ahead prefers the lines that push out sooner;
+//! - `sumito`: my pushing moves (2 push 1, 3 push 1 or 2, out or not), were
+//!   I to move, minus theirs: the side with the stronger lines presses.
 
 use std::sync::LazyLock;
 
 use plateau_core::weights::Weights;
 
-use super::v1::{EDGE, adjacent_pairs, centre_of_mass, dist_to};
-use crate::board::{BOARD, Bits, DIRS, ahead, cells, shift};
+use super::v1::{EDGE, adjacent_pairs};
+use crate::board::{BOARD, Bits, DIRS, ahead, shift};
 use crate::state::AbaloneState;
 
 /// The names of the terms of `v2`, in the order of `weights.json`.
-pub const TERMS: [&str; 11] = [
+pub const TERMS: [&str; 12] = [
     "material",
     "centre",
     "cohesion",
@@ -47,6 +49,7 @@ pub const TERMS: [&str; 11] = [
     "press",
     "isolated",
     "stall",
+    "sumito",
 ];
 
 const N: usize = TERMS.len();
@@ -69,6 +72,57 @@ const EDGE_TOWARDS: [Bits; 6] = {
     m
 };
 
+/// The cells of each row (`LINES[r]`) and of each diagonal (`LINES[9 + n]`)
+/// of the 9×9 grid.
+const LINES: [Bits; 18] = {
+    let mut m = [0; 18];
+    let mut i = 0;
+    while i < 81 {
+        m[i / 9] |= 1 << i;
+        m[9 + i % 9] |= 1 << i;
+        i += 1;
+    }
+    m
+};
+
+/// Row and diagonal index of each grid cell, as floats.
+const ROW_COL: [(f32, f32); 81] = {
+    let mut t = [(0.0, 0.0); 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = ((i / 9) as f32, (i % 9) as f32);
+        i += 1;
+    }
+    t
+};
+
+/// The sums of the rows and of the diagonals of a set's cells, and their
+/// number (as `v1`'s centre of mass, by counting each line's cells).
+#[inline(always)]
+fn centre_of_mass(b: Bits) -> (f32, f32, f32) {
+    let (mut sr, mut sc) = (0u32, 0u32);
+    let mut k = 1;
+    while k < 9 {
+        sr += k as u32 * (b & LINES[k]).count_ones();
+        sc += k as u32 * (b & LINES[9 + k]).count_ones();
+        k += 1;
+    }
+    (sr as f32, sc as f32, b.count_ones() as f32)
+}
+
+/// The summed distance of a set's cells to the point (`pr`, `pc`).
+#[inline(always)]
+fn spread(mut b: Bits, pr: f32, pc: f32) -> f32 {
+    let mut sum = 0.0;
+    while b != 0 {
+        let (r, c) = ROW_COL[b.trailing_zeros() as usize];
+        b &= b - 1;
+        let (dr, dc) = (r - pr, c - pc);
+        sum += dr.abs().max(dc.abs()).max((dr - dc).abs());
+    }
+    sum
+}
+
 /// My marbles right behind their edge marbles, in line towards the edge.
 #[inline(always)]
 fn press(mine: Bits, theirs: Bits) -> u32 {
@@ -79,6 +133,30 @@ fn press(mine: Bits, theirs: Bits) -> u32 {
         d += 1;
     }
     n
+}
+
+/// In-line moves of `own` (were it to move) that push marbles of `opp` in
+/// direction step `S`: 2 push 1 and 3 push 1 or 2, into an empty cell or off
+/// the board (the move generator's conditions).
+#[inline(always)]
+fn pushes_towards<const S: i32>(own: Bits, opp: Bits) -> u32 {
+    let occ = own | opp;
+    let (o1, o2, o3) = (ahead(own, S), ahead(own, 2 * S), ahead(own, 3 * S));
+    let two = own & o1 & !o2 & ahead(opp, 2 * S) & !ahead(occ, 3 * S);
+    let push = ahead(opp, 3 * S) & (!ahead(occ, 4 * S) | (ahead(opp, 4 * S) & !ahead(occ, 5 * S)));
+    let three = own & o1 & o2 & !o3 & push;
+    two.count_ones() + three.count_ones()
+}
+
+/// Every pushing move of `own` (sumito), in the six directions.
+#[inline(always)]
+fn pushes(own: Bits, opp: Bits) -> u32 {
+    pushes_towards::<1>(own, opp)
+        + pushes_towards::<10>(own, opp)
+        + pushes_towards::<9>(own, opp)
+        + pushes_towards::<-1>(own, opp)
+        + pushes_towards::<-10>(own, opp)
+        + pushes_towards::<-9>(own, opp)
 }
 
 /// Marbles with no neighbour of their own.
@@ -103,9 +181,6 @@ impl AbaloneState {
         let com = |sum: f32, n: f32| if n > 0.0 { sum / n } else { 4.0 };
         let pr = (com(r1, n1) + com(r2, n2) + 4.0) / 3.0;
         let pc = (com(c1, n1) + com(c2, n2) + 4.0) / 3.0;
-        let spread = |b: Bits| -> f32 {
-            cells(b).map(|c| dist_to((c.index() / 9) as f32, (c.index() % 9) as f32, pr, pc)).sum()
-        };
 
         let sign = if self.side as usize == me { 1.0 } else { -1.0 };
         let to_move = self.push_out_count(self.side as usize).min(3) as f32;
@@ -115,7 +190,7 @@ impl AbaloneState {
 
         [
             lead,
-            spread(theirs) - spread(mine),
+            spread(theirs, pr, pc) - spread(mine, pr, pc),
             (adjacent_pairs(mine) - adjacent_pairs(theirs)) as f32,
             sign * to_move,
             -sign * waiting,
@@ -125,6 +200,7 @@ impl AbaloneState {
             press(mine, theirs) as f32 - press(theirs, mine) as f32,
             isolated(theirs) as f32 - isolated(mine) as f32,
             if lead == 0.0 { 0.0 } else { stall },
+            pushes(mine, theirs) as f32 - pushes(theirs, mine) as f32,
         ]
     }
 
