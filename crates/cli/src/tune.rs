@@ -79,7 +79,12 @@ pub fn tune(registry: &Registry, args: TuneArgs) -> Result<()> {
         *last = done;
     };
     let mut weights = factory.tune(&new_match, &config, &progress).map_err(|e| anyhow!(e))?;
-    weights.variant = probe.setup().variant.clone().unwrap_or_default();
+    weights.variant = probe
+        .setup()
+        .variant
+        .clone()
+        .or_else(|| entry.info().variants.first().map(|v| v.name.to_string()))
+        .unwrap_or_default();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     weights.command = format!("plateau {}", argv.join(" "));
     eprintln!(

@@ -421,3 +421,55 @@ fn replay_of_a_seat_record_in_progress_shows_only_that_seat_secret() {
     assert_eq!(v["objectives"], serde_json::json!([null, "R"]), "{v}");
     assert_eq!(v["plies"], 1);
 }
+
+#[test]
+fn tune_fits_weights_to_self_play_and_writes_the_weights_file() {
+    let dir = std::env::temp_dir().join(format!("plateau-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("weights.json");
+    let run = plateau(
+        &[
+            "tune",
+            "--game",
+            "abalone",
+            "--option",
+            "max-plies=80",
+            "--games",
+            "10",
+            "--player",
+            "greedy",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let w: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(w["game"], "abalone");
+    assert_eq!(w["variant"], "standard");
+    assert!(w["command"].as_str().unwrap().starts_with("plateau tune --game abalone"), "{}", w["command"]);
+    assert_eq!(w["games"], 10);
+    assert!(w["positions"].as_u64().unwrap() > 100);
+    // Newton's steps never raise the (ridged) objective: the fit is at
+    // least as good as the weights it started from, on the fitted positions.
+    let (before, after) = (w["log_loss_before"].as_f64().unwrap(), w["log_loss_after"].as_f64().unwrap());
+    assert!(after <= before + 1e-12 && after > 0.0, "{before} -> {after}");
+    // The file names the terms of the evaluation, in its order, with their
+    // weights before (the game's weights as they are now).
+    let names: Vec<&str> = w["terms"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert!(names.len() >= 5 && names.contains(&"material"), "{names:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tune_refuses_a_bad_player_or_game_count() {
+    for args in [
+        &["tune", "--game", "abalone", "--games", "0"][..],
+        &["tune", "--game", "abalone", "--player", "alphabeta:eval=v9"][..],
+        &["tune", "--game", "chess"][..],
+    ] {
+        let run = plateau(args, "");
+        assert!(!run.status.success(), "{args:?}");
+        assert!(!String::from_utf8_lossy(&run.stderr).is_empty());
+    }
+}
