@@ -194,3 +194,123 @@ fn a_target_held_by_an_opponent_that_can_leave_costs_one_move() {
     assert_eq!(m, EVAL_MOVE + leaving * EVAL_MOVE, "{m}");
     assert!(m < f, "{m} vs {f}");
 }
+
+/// Positions along deterministic games (seeded): from the start, each move
+/// the best by v1's evaluation for the mover seven times in ten, otherwise a
+/// random one; every fifth ply of each game is kept.
+fn sample_positions(seed: u64, games: usize) -> Vec<ColoritoState> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    let mut v = Vec::new();
+    let g = standard();
+    for _ in 0..games {
+        let mut s = g.start(0);
+        while s.to_move() != Turn::Over && s.ply() < 240 {
+            if s.ply().is_multiple_of(5) {
+                out.push(s.clone());
+            }
+            s.legal_moves(&mut v);
+            let mv = if rng.random_range(0..10) < 7 {
+                let seat = match s.to_move() {
+                    Turn::Seat(t) => t,
+                    _ => 0,
+                };
+                *v.iter()
+                    .max_by_key(|&&m| {
+                        let mut n = s.clone();
+                        n.apply(m);
+                        n.evaluate_version(seat, 0)
+                    })
+                    .unwrap()
+            } else {
+                v[rng.random_range(0..v.len())]
+            };
+            s.apply(mv);
+        }
+    }
+    out
+}
+
+/// v1 is today's evaluation: its values on the sampled positions were
+/// recorded from the code before v2 was written (2026-12-01).
+#[test]
+fn v1_is_the_evaluation_as_it_was() {
+    let ps = sample_positions(2026, 3);
+    assert_eq!(ps.len(), 133);
+    let vals: Vec<i32> = ps.iter().step_by(3).map(|s| s.evaluate_version(0, 0)).collect();
+    let recorded = [
+        0, -264, -160, -438, -669, -465, -395, 178, 389, 475, 409, 520, 720, 1403, 925, 740, 0, 7728, 1399, 409, -663,
+        -1580, -1945, -1287, -74, -301, -358, -358, -394, -696, 161, -739, 0, -1218, -1341, -1857, -1912, -1250, -2092,
+        -1397, -1052, -1566, -1290, -1224, -1150,
+    ];
+    assert_eq!(vals, recorded);
+    for s in &ps {
+        assert_eq!(s.evaluate_version(1, 0), -s.evaluate_version(0, 0));
+    }
+}
+
+fn terms_of(s: &ColoritoState, seat: usize) -> Vec<f32> {
+    let mut t = vec![0f32; ColoritoState::TERMS.len()];
+    s.terms(seat, &mut t);
+    t
+}
+
+#[test]
+fn v2_is_the_weighted_sum_of_its_terms_and_they_are_antisymmetric() {
+    let w = ColoritoState::weights();
+    assert_eq!(w.len(), ColoritoState::TERMS.len());
+    assert_eq!(ColoritoState::EVALS, &["v1", "v2"]);
+    let mut ps = sample_positions(99, 4);
+    // And random playouts of every variant.
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut v = Vec::new();
+    for g in all_variants() {
+        let mut s = g.start(0);
+        while s.to_move() != Turn::Over && s.ply() < 150 {
+            ps.push(s.clone());
+            s.legal_moves(&mut v);
+            s.apply(v[rng.random_range(0..v.len())]);
+        }
+    }
+    assert!(ps.len() > 1000);
+    for s in &ps {
+        let (t0, t1) = (terms_of(s, 0), terms_of(s, 1));
+        for (a, b) in t0.iter().zip(&t1) {
+            assert_eq!(*a, -*b, "\n{}", s.to_text());
+        }
+        let sum: f32 = t0.iter().zip(w).map(|(t, w)| t * w).sum();
+        assert_eq!(s.evaluate(0), sum.round() as i32);
+        assert_eq!(s.evaluate_version(0, 1), s.evaluate(0));
+        assert_eq!(s.evaluate(1), -s.evaluate(0));
+    }
+}
+
+#[test]
+fn the_new_terms_by_hand() {
+    use plateau_colorito::eval::term;
+    let g = standard();
+    // Red's R1 still on its start cell a1 (Blue's D1's target), king
+    // distance 9 from its target j10; Blue's D1 on e5, king distance 4 from
+    // a1; the other 38 pieces home. Each side has 19 of 20 home.
+    let s = place(&g, "red", (40, 40), &refs(&home_except(&[("a1", "R1"), ("e5", "D1")])));
+    let t = terms_of(&s, 0);
+    let near = |a: f32, b: f32| (a - b).abs() < 1e-5;
+    // Pieces on their start cells, weighted by the opponent's share home.
+    assert!(near(t[term::START_LATE], -19.0 / 20.0), "{t:?}");
+    // Pieces on the opponent's targets, likewise.
+    assert!(near(t[term::IN_OPP_HOME], -19.0 / 20.0), "{t:?}");
+    // Distance beyond four (9 - 4 = 5 for R1, 0 for D1), weighted by one's
+    // own share home.
+    assert!(near(t[term::STRAGGLERS], -5.0 * 19.0 / 20.0), "{t:?}");
+    assert_eq!(t[term::TEMPO], 0.0);
+    // Red has made one move more: tempo -1.
+    let s = place(&g, "blue", (41, 40), &refs(&home_except(&[("a1", "R1"), ("e5", "D1")])));
+    assert_eq!(terms_of(&s, 0)[term::TEMPO], -1.0);
+    // The extra move: only the decided term, ±30 moves (Blue, two pieces
+    // away, cannot complete after Red completes).
+    let mut s = race_end("red", &[("e5", "D2")]);
+    play(&mut s, "j8-j10");
+    let t = terms_of(&s, 0);
+    assert_eq!(t[term::DECIDED], 30.0);
+    assert!(t.iter().enumerate().all(|(i, x)| i == term::DECIDED || *x == 0.0));
+}

@@ -103,9 +103,12 @@ fn a_planner_out_of_time_gives_up() {
     // An 8-move plan that takes thousands of positions to prove shortest
     // (from an arena game); the deadline is checked every 1,024 positions.
     let s = Colorito::standard().position(include_str!("data/race-end-long.txt")).unwrap();
-    let (_, n) = s.planned_move(None).expect("a plan within the budget");
+    let (_, n) = s.planned_move_version(None, 0).expect("a plan within the budget");
     assert_eq!(n, 8);
-    assert_eq!(s.planned_move(Some(Instant::now())), None);
+    assert_eq!(s.planned_move_version(Some(Instant::now()), 0), None);
+    // v2's planner finds it with fewer positions, and gives up in time too.
+    assert_eq!(s.planned_move_version(None, 1).map(|p| p.1), Some(8));
+    assert_eq!(s.planned_move_version(Some(Instant::now()), 1), None);
 }
 
 #[test]
@@ -118,4 +121,86 @@ fn the_plan_does_not_lean_on_an_opponent_piece_still_racing() {
     assert!(moves(&s).contains(&"e5-f10".to_string()));
     let (_, n) = plan(&s, Side::Red, 100_000).expect("a plan without D1");
     assert!(n > 1, "{n}");
+}
+
+/// Six of Red's pieces away (beyond v1's planner, which waits for five), R1
+/// excused by the blocking rule (Blue's D1 holds j10): the position of
+/// `race-end-long.txt` with Y16, Y20 and R3 out of Red's home.
+fn six_away() -> ColoritoState {
+    let long = include_str!("data/race-end-long.txt");
+    let text = long
+        .replace("Y20 Y19 Y18 Y17 Y16", ".   Y19 Y18 Y17 .  ")
+        .replace(".   .   .   .   R8  .   .   .   R1  .", "Y20 .   .   .   R8  Y16 .   R3  R1  .")
+        .replace("R4  R3  R2", "R4  .   R2");
+    Colorito::standard().position(&text).unwrap()
+}
+
+#[test]
+fn v2_plans_beyond_v1s_reach_and_its_plans_are_shortest() {
+    let s = six_away();
+    assert_eq!(20 - s.home_count(Side::Red), 7, "six pieces away and R1 excused");
+    assert_eq!(s.planned_move_version(None, 0), None, "v1 waits for five pieces away");
+    let (_, n) = s.planned_move_version(None, 1).expect("v2 plans");
+    // The shortest, as v1's IDA* on the admissible race distance proves
+    // with a large budget.
+    let (_, shortest) = plan(&s, Side::Red, 5_000_000).expect("a way");
+    assert_eq!(n, shortest);
+    // Followed move by move, it finishes in exactly that many moves.
+    let mut s = s;
+    for left in (1..=n).rev() {
+        let (mv, m) = plateau_colorito::eval::plan_v2(&s, Side::Red, 1_000_000).expect("a plan");
+        assert_eq!(m, left, "{}", s.to_text());
+        s = red_moves_again(&s, mv);
+    }
+    assert!(s.in_extra_move(), "{}", s.to_text());
+}
+
+#[test]
+fn v2_finds_the_same_shortest_plans_as_v1_with_fewer_positions() {
+    // The recorded race ends: 7 and 8 moves (v1's tests above).
+    for (text, n) in [(SHUFFLE, 7), (include_str!("data/race-end-long.txt"), 8)] {
+        let s = Colorito::standard().position(text).unwrap();
+        assert_eq!(plateau_colorito::eval::plan_v2(&s, Side::Red, 200_000).map(|p| p.1), Some(n));
+        // Within a budget too small for v1's.
+        // Within a budget too small for v1's (v1 needs 1,200 and 19,800
+        // positions, v2 400 and 1,100).
+        let small = if n == 7 { 400 } else { 1_100 };
+        assert_eq!(plan(&s, Side::Red, small), None);
+        assert_eq!(plateau_colorito::eval::plan_v2(&s, Side::Red, small).map(|p| p.1), Some(n));
+    }
+}
+
+#[test]
+fn the_bound_of_a_stranded_piece_counts_the_helper_it_needs() {
+    use plateau_colorito::eval::finish_bound;
+    let g = Colorito::standard();
+    // Every piece home but R6, alone on e6 (target e10): nothing within two
+    // cells, so its way home needs at least one move of its own and one
+    // cell (e7, or another next to it) filled by another piece first.
+    let s = place(&g, "red", (30, 30), &refs(&home_except(&[("e6", "R6")])));
+    assert_eq!(finish_bound(&s, Side::Red), Some(2));
+    assert!(plan(&s, Side::Red, 1_000_000).unwrap().1 >= 2);
+    // With Red's Y16 on e7 (e9, its target, empty): R6 needs one move (over
+    // e7, and over e9 once Y16 is back); Y16 cannot reach e9 alone (e8 is
+    // empty): one move of its own and one to fill e8 first. So 1 + 2.
+    let s = place(&g, "red", (30, 30), &refs(&home_except(&[("e6", "R6"), ("e7", "Y16")])));
+    assert_eq!(finish_bound(&s, Side::Red), Some(3));
+    assert!(plan(&s, Side::Red, 1_000_000).unwrap().1 >= 3);
+    // Two pieces next to home: one move each, no helper needed.
+    let s = place(&g, "red", (30, 30), &refs(&home_except(&[("j9", "R1"), ("j8", "Y11")])));
+    assert_eq!(finish_bound(&s, Side::Red), Some(2));
+    // Finished: 0.
+    let s = place(&g, "red", (30, 30), &refs(&home_except(&[])));
+    assert_eq!(finish_bound(&s, Side::Red), Some(0));
+}
+
+#[test]
+fn alpha_beta_v2_plays_the_longer_plan() {
+    let s = six_away();
+    let (mv, n) = s.planned_move(None).expect("v2 plans");
+    let budget = Budget { nodes: Some(20_000), ..Budget::default() };
+    let mut ab = AlphaBeta::<ColoritoState>::new(budget, 14);
+    let (pv, info) = ab.search(&s, &[]);
+    assert_eq!(pv, vec![mv]);
+    assert_eq!(info.score, Some(SearchScore::Plan(n)));
 }
