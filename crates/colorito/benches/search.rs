@@ -6,8 +6,9 @@
 //!   time, so every iteration does the same work); the throughput is in
 //!   nodes, so criterion reports nodes per second (the endgame planner is
 //!   off: these measure the search).
-//! - `plan/…`: the endgame planner on a race end where alpha-beta without it
-//!   shuffled (`tests/data/race-end-shuffle.txt`, a 7-move plan).
+//! - `plan/…`: the endgame planner (v1's and v2's) on race ends where
+//!   alpha-beta without it shuffled (`tests/data/race-end-shuffle.txt`, a
+//!   7-move plan; `race-end-long.txt`, 8 moves).
 
 use std::hint::black_box;
 
@@ -97,6 +98,14 @@ fn bench(c: &mut Criterion) {
     let end = g.position(include_str!("../tests/data/race-end-shuffle.txt")).expect("a valid position");
     let mut group = c.benchmark_group("plan");
     group.bench_function("race end, 7 moves", |b| b.iter(|| plan(black_box(&end), Side::Red, 30_000)));
+    group.bench_function("race end, 7 moves, v2", |b| {
+        b.iter(|| plateau_colorito::eval::plan_v2(black_box(&end), Side::Red, 30_000))
+    });
+    let long = g.position(include_str!("../tests/data/race-end-long.txt")).expect("a valid position");
+    group.bench_function("race end, 8 moves", |b| b.iter(|| plan(black_box(&long), Side::Red, 30_000)));
+    group.bench_function("race end, 8 moves, v2", |b| {
+        b.iter(|| plateau_colorito::eval::plan_v2(black_box(&long), Side::Red, 30_000))
+    });
     group.finish();
 }
 
