@@ -248,7 +248,7 @@ where
                 Ok(perfect_player::<G, _>(spec, ab))
             }
             Kind::Mcts => {
-                let config = mcts::MctsConfig { version, ..mcts::MctsConfig::for_game::<G::State>() };
+                let config = mcts::MctsConfig::for_version::<G::State>(version);
                 let m = mcts::Mcts::new(spec.budget, player_rng(&spec), config);
                 Ok(perfect_player::<G, _>(spec, m))
             }
@@ -302,7 +302,7 @@ where
                 G::INFO.name
             ))),
             Kind::Mcts | Kind::IsMcts => {
-                let config = mcts::MctsConfig { version, ..mcts::MctsConfig::for_game::<G::State>() };
+                let config = mcts::MctsConfig::for_version::<G::State>(version);
                 let mut m = mcts::IsMcts::new(spec.budget, player_rng(&spec), config);
                 m.use_beliefs = !spec.uniform_sampling;
                 Ok(hidden_player::<G, _>(spec, m))
@@ -393,7 +393,7 @@ where
         };
         Some(match spec.kind {
             Kind::Mcts | Kind::IsMcts => {
-                let config = mcts::MctsConfig { version, ..mcts::MctsConfig::for_game::<G::State>() };
+                let config = mcts::MctsConfig::for_version::<G::State>(version);
                 let m = mcts::Mcts::new(spec.budget, player_rng(&spec), config);
                 Ok(perfect_player::<G, _>(spec, m))
             }

@@ -62,6 +62,17 @@ impl MctsConfig {
     pub fn for_game<S: Evaluate>() -> Self {
         MctsConfig { playout_plies: S::PLAYOUT_PLIES, ..MctsConfig::default() }
     }
+
+    /// The settings for a game and an evaluation's version (`None`: the
+    /// latest, whose returns are scaled as its tuning says,
+    /// [`Evaluate::return_scale`]; older versions as they were).
+    pub fn for_version<S: Evaluate>(version: Option<usize>) -> Self {
+        let config = MctsConfig { version, ..MctsConfig::for_game::<S>() };
+        match version {
+            None => MctsConfig { eval_scale: S::return_scale(), ..config },
+            Some(_) => config,
+        }
+    }
 }
 
 const LEAF: u32 = u32::MAX;
@@ -378,6 +389,15 @@ impl<S: Evaluate> Search<S> for Mcts<S> {
         self.engine.stop = Some(stop);
     }
     fn search(&mut self, state: &S, history: &[S::Move]) -> (Vec<S::Move>, SearchInfo) {
+        if self.engine.config.version.is_none()
+            && let Some(mv) = winning_move(state)
+        {
+            // A win at once is played at once: near a won end every move's
+            // evaluation is close to a win and the search may not tell them
+            // apart (a side five marbles up would push the sixth out "later").
+            let info = SearchInfo { depth: 1, nodes: 0, score: Some(Score::Value(1.0)), ..SearchInfo::default() };
+            return (vec![mv], info);
+        }
         if !self.reuse(state, history) {
             self.engine.tree = Tree::new();
         }
@@ -391,6 +411,24 @@ impl<S: Evaluate> Search<S> for Mcts<S> {
         let info = self.engine.info(time, value);
         (pv, info)
     }
+}
+
+/// A legal move that ends the game with the mover among the winners alone
+/// (its return the game's best and above every other seat's), if any.
+fn winning_move<S: State>(state: &S) -> Option<S::Move> {
+    let Turn::Seat(seat) = state.to_move() else { return None };
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    let mut s = state.clone();
+    moves.into_iter().find(|&mv| {
+        let undo = s.apply(mv);
+        let wins = s.outcome().is_some_and(|o| {
+            let mine = o.value(seat);
+            mine > 0.0 && (0..o.seats()).all(|t| t == seat || o.value(t) < mine)
+        });
+        s.undo(mv, undo);
+        wins
+    })
 }
 
 /// How many determinizations the latest information-set search draws before

@@ -7,7 +7,8 @@
 //! 1. **Data.** `games` self-play games with the game's own players (a
 //!    spec, by default level 3), each from a few random moves (`openings`)
 //!    so that games differ; every quiet position after the opening (the
-//!    game's noisy moves empty, not over) gives one example: the terms for
+//!    game's noisy moves empty, not over; or every position, with
+//!    `all_positions`) gives one example: the terms for
 //!    the seat to move, and that seat's final result as a label in 0..1
 //!    (`(return + 1) / 2`: a win 1, a draw ½, a loss 0). One game in five
 //!    is held out of the fit to check it.
@@ -49,6 +50,10 @@ pub struct TuneConfig {
     pub threads: usize,
     /// A game still going after this many plies is left out.
     pub max_plies: usize,
+    /// Keep every position of a game, not only the quiet ones (for games
+    /// where most positions have noisy moves, such as Abraxas, whose every
+    /// placement may threaten a line).
+    pub all_positions: bool,
 }
 
 /// One example: the terms for the seat to move and its result in 0..1.
@@ -58,8 +63,9 @@ struct Example {
     held_out: bool,
 }
 
-/// Makes a fresh match of the configured game from a set-up seed.
-pub type NewMatch<'a> = dyn Fn(u64) -> Result<Box<dyn AnyMatch>, String> + Sync + 'a;
+/// Makes a fresh match of the configured game for game number `i` (a caller
+/// may spread games over variants) from a set-up seed: `new_match(i, seed)`.
+pub type NewMatch<'a> = dyn Fn(usize, u64) -> Result<Box<dyn AnyMatch>, String> + Sync + 'a;
 
 /// Play the self-play games and fit the weights (see the module
 /// documentation). `progress` is told of every finished game.
@@ -144,7 +150,7 @@ where
     G::State: Evaluate,
 {
     let seed = config.seed.wrapping_mul(1_000_003).wrapping_add(game as u64);
-    let mut m = new_match(seed)?;
+    let mut m = new_match(game, seed)?;
     let mut rng = crate::PlayerRng::seed_from_u64(seed ^ 0x7e5a_17ab);
     let mut moves = Vec::new();
     for _ in 0..config.openings {
@@ -171,8 +177,10 @@ where
             return Ok(Vec::new());
         }
         let s = typed::<G>(&*m)?.state();
-        s.noisy_moves(&mut noisy);
-        if noisy.is_empty() {
+        if !config.all_positions {
+            s.noisy_moves(&mut noisy);
+        }
+        if config.all_positions || noisy.is_empty() {
             let mut t = vec![0f32; terms];
             s.terms(seat, &mut t);
             positions.push((seat, t));

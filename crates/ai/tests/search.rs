@@ -76,9 +76,15 @@ fn searches_are_deterministic_for_a_node_or_iteration_budget() {
 fn mcts_finds_the_push_out() {
     let s = pos(PUSH_OUT_IN_ONE);
     let b = Budget { iterations: Some(3_000), ..Budget::default() };
-    let mut m = Mcts::<AbaloneState>::new(b, rand_chacha::ChaCha8Rng::seed_from_u64(1), MctsConfig::default());
-    let (pv, _) = m.search(&s, &[]);
-    assert_eq!(s.format_move(pv[0]), "e7e8");
+    // The latest version plays a win at once without searching; v1 finds
+    // it by search.
+    for version in [None, Some(0)] {
+        let config = MctsConfig::for_version::<AbaloneState>(version);
+        let mut m = Mcts::<AbaloneState>::new(b, rand_chacha::ChaCha8Rng::seed_from_u64(1), config);
+        let (pv, info) = m.search(&s, &[]);
+        assert_eq!(s.format_move(pv[0]), "e7e8", "{version:?}");
+        assert_eq!(info.nodes == 0, version.is_none(), "{version:?}: {info:?}");
+    }
 }
 
 #[test]
@@ -87,7 +93,11 @@ fn mcts_reports_every_seats_mean_return() {
     // in Black's win, whose returns are 1 and -1.
     let s = pos(PUSH_OUT_IN_ONE);
     let b = Budget { iterations: Some(3_000), ..Budget::default() };
-    let mut m = Mcts::<AbaloneState>::new(b, rand_chacha::ChaCha8Rng::seed_from_u64(1), MctsConfig::default());
+    let mut m = Mcts::<AbaloneState>::new(
+        b,
+        rand_chacha::ChaCha8Rng::seed_from_u64(1),
+        MctsConfig::for_version::<AbaloneState>(Some(0)),
+    );
     let (_, info) = m.search(&s, &[]);
     assert_eq!(info.returns.len(), 2);
     assert!(info.returns[0] > 0.5, "{:?}", info.returns);

@@ -17,9 +17,9 @@ pub struct TuneArgs {
     /// The game.
     #[arg(long)]
     pub game: String,
-    /// The variant.
+    /// The variant (repeatable: games are spread over the variants in turn).
     #[arg(long)]
-    pub variant: Option<String>,
+    pub variant: Vec<String>,
     /// An option, as name=value (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
@@ -41,6 +41,9 @@ pub struct TuneArgs {
     /// A game still going after this many plies is left out.
     #[arg(long, default_value_t = 1000)]
     pub max_plies: usize,
+    /// Fit every position, not only the quiet ones (the game's noisy moves empty).
+    #[arg(long)]
+    pub all_positions: bool,
     /// Write the weights file (JSON) here instead of standard output.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -57,11 +60,15 @@ pub fn tune(registry: &Registry, args: TuneArgs) -> Result<()> {
     let options = crate::options::parse(registry, Some(&args.game), &args.options)?;
     let player = PlayerSpec::parse(&args.player).map_err(|e| anyhow!("--player: {e}"))?;
     factory.create(&player).map_err(|e| anyhow!("--player {}: {e}", args.player))?;
-    let variant = args.variant.clone();
-    let new_match = |seed: u64| {
-        entry.new_match(&Setup { variant: variant.clone(), options: options.clone(), seed }).map_err(|e| e.to_string())
+    let variants: Vec<Option<String>> =
+        if args.variant.is_empty() { vec![None] } else { args.variant.iter().cloned().map(Some).collect() };
+    let new_match = |i: usize, seed: u64| {
+        let variant = variants[i % variants.len()].clone();
+        entry.new_match(&Setup { variant, options: options.clone(), seed }).map_err(|e| e.to_string())
     };
-    let probe = new_match(args.seed).map_err(|e| anyhow!(e))?;
+    for i in 0..variants.len() {
+        new_match(i, args.seed).map_err(|e| anyhow!(e))?;
+    }
     let config = TuneConfig {
         games: args.games,
         player,
@@ -69,6 +76,7 @@ pub fn tune(registry: &Registry, args: TuneArgs) -> Result<()> {
         seed: args.seed,
         threads: args.threads.clamp(1, 64),
         max_plies: args.max_plies,
+        all_positions: args.all_positions,
     };
     let last = Mutex::new(0usize);
     let progress = |done: usize, all: usize| {
@@ -79,12 +87,11 @@ pub fn tune(registry: &Registry, args: TuneArgs) -> Result<()> {
         *last = done;
     };
     let mut weights = factory.tune(&new_match, &config, &progress).map_err(|e| anyhow!(e))?;
-    weights.variant = probe
-        .setup()
-        .variant
-        .clone()
-        .or_else(|| entry.info().variants.first().map(|v| v.name.to_string()))
-        .unwrap_or_default();
+    weights.variant = if args.variant.is_empty() {
+        entry.info().variants.first().map(|v| v.name.to_string()).unwrap_or_default()
+    } else {
+        args.variant.join(",")
+    };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     weights.command = format!("plateau {}", argv.join(" "));
     eprintln!(

@@ -392,6 +392,15 @@ pub trait Evaluate: State {
     fn weights() -> &'static [f32] {
         &[]
     }
+
+    /// Evaluation units that Monte-Carlo searches map to a return of
+    /// `tanh(1)` ≈ 0.76 (a playout's end judged by the latest evaluation:
+    /// `tanh(evaluation / scale)`). 400 by default; a tuned evaluation says
+    /// it from its fitted scale `k` ([`weights::Weights::return_scale`]:
+    /// `tanh(k·e/2) = 2σ(k·e) − 1`, the expected return the fit predicts).
+    fn return_scale() -> f32 {
+        400.0
+    }
 }
 
 /// How a move is made by pointing: select these (any order), then click one

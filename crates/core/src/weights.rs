@@ -50,12 +50,26 @@ impl Weights {
     /// The weights in the order of `names`, from a file that must name
     /// exactly those terms in that order.
     pub fn parse(json: &str, names: &[&str]) -> Result<Vec<f32>, String> {
+        Ok(Weights::read(json, names)?.terms.iter().map(|t| t.weight as f32).collect())
+    }
+
+    /// The whole file, which must name exactly the terms `names` in that
+    /// order.
+    pub fn read(json: &str, names: &[&str]) -> Result<Weights, String> {
         let w: Weights = serde_json::from_str(json).map_err(|e| format!("weights: {e}"))?;
         let got: Vec<&str> = w.terms.iter().map(|t| t.name.as_str()).collect();
         if got != names {
             return Err(format!("weights: the file's terms {got:?} are not the evaluation's {names:?}"));
         }
-        Ok(w.terms.iter().map(|t| t.weight as f32).collect())
+        Ok(w)
+    }
+
+    /// The evaluation units a Monte-Carlo search maps to a return of
+    /// `tanh(1)`: `2 / k`, so that `tanh(e / scale) = 2σ(k·e) − 1`, the
+    /// expected return the fit predicts; 400 when the file has no fitted
+    /// scale (hand-set weights).
+    pub fn return_scale(&self) -> f32 {
+        if self.scale > 0.0 { (2.0 / self.scale) as f32 } else { 400.0 }
     }
 }
 
@@ -90,5 +104,7 @@ mod tests {
         assert!(Weights::parse(&file(&["b", "a"]), &["a", "b"]).is_err());
         assert!(Weights::parse(&file(&["a"]), &["a", "b"]).is_err());
         assert!(Weights::parse("{", &["a"]).is_err());
+        // k = 0.004: 2σ(k·e) − 1 = tanh(k·e/2), so e / 500 inside tanh.
+        assert_eq!(Weights::read(&file(&["a"]), &["a"]).unwrap().return_scale(), 500.0);
     }
 }

@@ -38,6 +38,10 @@ impl Evaluate for AbaloneState {
         &v2::WEIGHTS[..]
     }
 
+    fn return_scale() -> f32 {
+        v2::FILE.return_scale()
+    }
+
     fn noisy_moves(&self, out: &mut Vec<Move>) {
         self.push_outs(out);
     }

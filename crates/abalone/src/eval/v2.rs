@@ -54,9 +54,13 @@ pub const TERMS: [&str; 12] = [
 
 const N: usize = TERMS.len();
 
+/// The weights file of `v2`.
+pub(super) static FILE: LazyLock<Weights> =
+    LazyLock::new(|| Weights::read(include_str!("../../weights.json"), &TERMS).expect("crates/abalone/weights.json"));
+
 /// The weights of `v2`, from `weights.json`.
 pub(super) static WEIGHTS: LazyLock<[f32; N]> = LazyLock::new(|| {
-    let w = Weights::parse(include_str!("../../weights.json"), &TERMS).expect("crates/abalone/weights.json");
+    let w: Vec<f32> = FILE.terms.iter().map(|t| t.weight as f32).collect();
     w.try_into().expect("one weight a term")
 });
 
