@@ -180,3 +180,38 @@ fn searches_are_deterministic_for_a_node_budget() {
     assert_eq!(pv1, pv2);
     assert_eq!((i1.nodes, i1.score), (i2.nodes, i2.score));
 }
+
+/// A node budget bounds the whole search, quiescence included: where many
+/// decisions in a row are noisy (a removal after a capture, then the
+/// interlude), quiescence alone once ran for minutes on a budget of 2,000
+/// nodes (found by `plateau tune` on level 3).
+#[test]
+fn a_node_budget_bounds_quiescence_too() {
+    const BUDGET: u64 = 2_000;
+    for level in [1, 3, 6] {
+        let g = Abraxas::new(Sheet::level(level).unwrap());
+        for seed in 0..12u64 {
+            let mut s = g.start(0);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut moves = Vec::new();
+            for _ in 0..4 {
+                s.legal_moves(&mut moves);
+                s.apply(moves[plateau_core::rand::RngExt::random_range(&mut rng, 0..moves.len())]);
+            }
+            let mut ab = AlphaBeta::<AbraxasState>::new(Budget { nodes: Some(BUDGET), ..Budget::default() }, 14);
+            ab.version = Some(0);
+            while s.to_move() != Turn::Over && s.ply() < 200 {
+                let (pv, info) = ab.search(&s, &[]);
+                // The root's last move may finish one child's search after
+                // the limit: a few nodes over at most, never thousands.
+                assert!(
+                    info.nodes <= BUDGET + 256,
+                    "level {level}, seed {seed}, ply {}: {} nodes",
+                    s.ply(),
+                    info.nodes
+                );
+                s.apply(pv[0]);
+            }
+        }
+    }
+}

@@ -422,6 +422,12 @@ impl<S: Evaluate> AlphaBeta<S> {
     /// middle of a turn), the position may not be judged statically.
     fn quiescence(&mut self, state: &mut S, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
         let Turn::Seat(seat) = state.to_move() else { unreachable!("callers handle finished games") };
+        // The budget holds here too: where many decisions in a row are noisy
+        // (Abraxas's removals), quiescence alone can be huge. What a stopped
+        // search returns is never used.
+        if self.out_of_budget() {
+            return 0;
+        }
         self.seldepth = self.seldepth.max(ply as u32);
         let stand = crate::evaluate(state, seat, self.version);
         if qdepth >= MAX_QDEPTH || ply + 2 >= self.buffers.len() {
