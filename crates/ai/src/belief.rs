@@ -64,22 +64,7 @@ pub fn infer<S: Secrets>(knowledge: &S::Knowledge, me: Seat, rationality: f64) -
             if moves.len() > 1 {
                 let cands = S::candidates(knowledge, seat);
                 for v in (0..S::VALUES).filter(|v| cands >> v & 1 == 1) {
-                    values.clear();
-                    let mut chosen = 0.0;
-                    for &m in &moves {
-                        let u = s.apply(m);
-                        let q = s.evaluate_as(seat, v) as f64;
-                        s.undo(m, u);
-                        values.push(q);
-                        if m == mv {
-                            chosen = q;
-                        }
-                    }
-                    let max = values.iter().cloned().fold(f64::MIN, f64::max);
-                    let z: f64 = values.iter().map(|q| (rationality * (q - max)).exp()).sum();
-                    let p = (rationality * (chosen - max)).exp() / z;
-                    let likelihood = (1.0 - NOISE) * p + NOISE / moves.len() as f64;
-                    weights[seat][v] *= likelihood;
+                    weights[seat][v] *= likelihood(&mut s, &moves, &mut values, seat, v, mv, rationality);
                 }
                 let total: f64 = weights[seat].iter().sum();
                 if total > 0.0 {
@@ -96,6 +81,36 @@ pub fn infer<S: Secrets>(knowledge: &S::Knowledge, me: Seat, rationality: f64) -
         }
     }
     Belief { weights, seats }
+}
+
+/// The probability the model gives `seat`'s move `mv` among `moves` if its
+/// secret is `v`: noisily rational (softmax of the evaluation at
+/// `rationality`) with a floor of `NOISE` spread over the moves. `values` is
+/// a reused buffer.
+fn likelihood<S: Secrets>(
+    s: &mut S,
+    moves: &[S::Move],
+    values: &mut Vec<f64>,
+    seat: Seat,
+    v: usize,
+    mv: S::Move,
+    rationality: f64,
+) -> f64 {
+    values.clear();
+    let mut chosen = 0.0;
+    for &m in moves {
+        let u = s.apply(m);
+        let q = s.evaluate_as(seat, v) as f64;
+        s.undo(m, u);
+        values.push(q);
+        if m == mv {
+            chosen = q;
+        }
+    }
+    let max = values.iter().cloned().fold(f64::MIN, f64::max);
+    let z: f64 = values.iter().map(|q| (rationality * (q - max)).exp()).sum();
+    let p = (rationality * (chosen - max)).exp() / z;
+    (1.0 - NOISE) * p + NOISE / moves.len() as f64
 }
 
 /// The prior probability, in [`infer_mixed`], that another player plays as
@@ -133,22 +148,7 @@ pub fn infer_mixed<S: Secrets>(knowledge: &S::Knowledge, me: Seat, rationality: 
                 let cands = S::candidates(knowledge, seat);
                 let n = moves.len() as f64;
                 for v in (0..S::VALUES).filter(|v| cands >> v & 1 == 1) {
-                    values.clear();
-                    let mut chosen = 0.0;
-                    for &m in &moves {
-                        let u = s.apply(m);
-                        let q = s.evaluate_as(seat, v) as f64;
-                        s.undo(m, u);
-                        values.push(q);
-                        if m == mv {
-                            chosen = q;
-                        }
-                    }
-                    let max = values.iter().cloned().fold(f64::MIN, f64::max);
-                    let z: f64 = values.iter().map(|q| (rationality * (q - max)).exp()).sum();
-                    let p = (rationality * (chosen - max)).exp() / z;
-                    let likelihood = (1.0 - NOISE) * p + NOISE / n;
-                    log_ratio[seat][v] += (likelihood * n).ln();
+                    log_ratio[seat][v] += (likelihood(&mut s, &moves, &mut values, seat, v, mv, rationality) * n).ln();
                 }
             }
         }
