@@ -208,73 +208,8 @@ impl ColoritoState {
     /// evaluation: distance, jumps at hand, stranded pieces, blocked targets).
     /// Zero when every piece is home.
     pub fn race_estimate(&self, side: Side) -> i32 {
-        let t = &*self.rules.eval;
-        let occ = self.occ[0] | self.occ[1];
-        let empty = BOARD & !occ;
-        let opp = self.occ[side.other() as usize];
-        let mut sum = 0;
-        // The pieces whose target is held by an opponent piece, and the cost
-        // of the others.
-        let mut behind_blockers = 0u32;
-        let mut others = 0;
-        let mut free = 0;
-        for p in side as usize * 20..side as usize * 20 + 20 {
-            let c = self.pos[p];
-            if c == NONE {
-                sum += OFF_BOARD;
-                others += OFF_BOARD;
-                free += 1;
-                continue;
-            }
-            let c = c as usize;
-            if self.held >> c & 1 == 1 {
-                continue;
-            }
-            let d = t.dist[p][c] as usize;
-            let mut cost = COST[d];
-            let dest = self.destinations(c);
-            if dest != 0 {
-                let mut d1 = 0;
-                while dest & t.within[p][d1] == 0 {
-                    d1 += 1;
-                }
-                let gain = cost - (EVAL_MOVE + COST[d1]);
-                if gain > 0 {
-                    cost -= gain * JUMP_CREDIT / 100;
-                }
-            } else if NEAR2[c] & occ == 0 && NEIGHBOURS[c] & empty & self.rules.welcome[p] == 0 {
-                cost += STRANDED;
-            }
-            sum += cost;
-            if !self.rules.just_colours && self.rules.home[p] & opp != 0 {
-                behind_blockers |= 1 << (p % 20);
-            } else {
-                others += cost;
-                free += 1;
-            }
-        }
-        let targets = self.rules.targets[side as usize];
-        if behind_blockers != 0 && free <= BLOCK_GATE && (free > 0 || self.held & targets != 0) {
-            // The blocking rule: if every target this side does not hold is
-            // occupied by the opponent, it has finished. Targets held by
-            // opponent pieces need not be filled: free if the piece cannot
-            // move at all, one move if it can (it may leave, and the search
-            // sees whether it does); an own piece standing on another target
-            // must still make way.
-            let mut route = others;
-            for k in Bits(behind_blockers as u128) {
-                let p = side as usize * 20 + k;
-                let home = self.rules.home[p].trailing_zeros() as usize;
-                if self.destinations(home) != 0 {
-                    route += MOVABLE_BLOCKER;
-                }
-                if targets >> self.pos[p] & 1 == 1 {
-                    route += EVAL_MOVE;
-                }
-            }
-            sum = sum.min(route);
-        }
-        sum
+        let p = self.parts(side);
+        p.distance - p.credit + p.stranded * STRANDED - p.blocking
     }
 
     /// Whether `side`, to move, can finish with one move: complete its set or
@@ -408,6 +343,9 @@ struct Parts {
     distance: i32,
     /// Σ the gain of the best move at hand (hundredths of a move).
     gain: i32,
+    /// Σ the part of each piece's gain credited to the estimate
+    /// (`gain * JUMP_CREDIT / 100`, rounded down per piece).
+    credit: i32,
     /// Stranded pieces.
     stranded: i32,
     /// What the blocking route saves on the estimate (hundredths of a move).
@@ -421,8 +359,8 @@ struct Parts {
 }
 
 impl ColoritoState {
-    /// The quantities of `side`'s race (the parts of [`Self::race_estimate`],
-    /// and what the new terms count).
+    /// The quantities of `side`'s race: v1's estimate ([`Self::race_estimate`]) is made of them,
+    /// and v2's terms count them.
     fn parts(&self, side: Side) -> Parts {
         let t = &*self.rules.eval;
         let occ = self.occ[0] | self.occ[1];
@@ -466,6 +404,7 @@ impl ColoritoState {
                 let gain = cost - (EVAL_MOVE + COST[d1]);
                 if gain > 0 {
                     out.gain += gain;
+                    out.credit += gain * JUMP_CREDIT / 100;
                     cost -= gain * JUMP_CREDIT / 100;
                 }
             } else if NEAR2[c] & occ == 0 && NEIGHBOURS[c] & empty & self.rules.welcome[p] == 0 {
@@ -482,6 +421,12 @@ impl ColoritoState {
         }
         let targets = self.rules.targets[side as usize];
         if behind_blockers != 0 && free <= BLOCK_GATE && (free > 0 || self.held & targets != 0) {
+            // The blocking rule: if every target this side does not hold is
+            // occupied by the opponent, it has finished. Targets held by
+            // opponent pieces need not be filled: free if the piece cannot
+            // move at all, one move if it can (it may leave, and the search
+            // sees whether it does); an own piece standing on another target
+            // must still make way. The estimate is the cheaper route.
             let mut route = others;
             for k in Bits(behind_blockers as u128) {
                 let p = side as usize * 20 + k;
