@@ -80,6 +80,7 @@ pub fn content_type(path: &str) -> &'static str {
         "svg" => "image/svg+xml",
         "png" => "image/png",
         "json" => "application/json",
+        "webmanifest" => "application/manifest+json",
         "md" => "text/markdown; charset=utf-8",
         "txt" => "text/plain; charset=utf-8",
         "ico" => "image/x-icon",
@@ -277,6 +278,26 @@ mod tests {
         assert_eq!(content_type("a/b.JS"), "text/javascript; charset=utf-8");
         assert_eq!(content_type("x.svg"), "image/svg+xml");
         assert_eq!(content_type("noext"), "application/octet-stream");
+        assert_eq!(content_type("manifest.webmanifest"), "application/manifest+json");
+    }
+
+    #[test]
+    fn the_app_is_installable() {
+        // The shell names the manifest, and the manifest's icons (192 and 512
+        // pixels, as installing needs) are embedded.
+        let shell = std::str::from_utf8(asset(SHELL).unwrap().bytes).unwrap();
+        assert!(shell.contains(r#"<link rel="manifest" href="/assets/manifest.webmanifest">"#));
+        let manifest = std::str::from_utf8(asset("manifest.webmanifest").unwrap().bytes).unwrap();
+        for size in ["192x192", "512x512"] {
+            assert!(manifest.contains(&format!(r#""sizes": "{size}""#)), "{size}");
+        }
+        for icon in ["img/icon-192.png", "img/icon-512.png"] {
+            let a = asset(icon).unwrap_or_else(|| panic!("{icon} is not embedded"));
+            assert_eq!(&a.bytes[1..4], b"PNG", "{icon}");
+            assert!(manifest.contains(&format!("/assets/{icon}")), "{icon}");
+        }
+        assert!(manifest.contains(r#""display": "standalone""#));
+        assert!(manifest.contains(r#""start_url": "/""#));
     }
 
     #[tokio::test]

@@ -12,13 +12,14 @@ export class ApiError extends Error {
 }
 
 /** Call the API: JSON in, JSON out; errors become ApiError. */
-export async function api(path, { method = 'GET', body, token, signal } = {}) {
+export async function api(path, { method = 'GET', body, token, signal, guest = false } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   let res;
   try {
-    res = await fetch(path, { method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body) });
+    // `guest`: without the session cookie (a seat taken for another person at this screen).
+    res = await fetch(path, { method, headers, signal, credentials: guest ? 'omit' : 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (e) {
     if (e && e.name === 'AbortError') throw new ApiError(0, 'aborted', 'aborted');
     throw new ApiError(0, 'network', String(e && e.message || e));
@@ -68,6 +69,36 @@ export const tokens = {
   },
   ids() {
     return Object.keys(readTokens());
+  },
+};
+
+const LOCAL = 'plateau.local';
+
+function readLocal() {
+  try {
+    const v = JSON.parse(localStorage.getItem(LOCAL) || '{}');
+    return v && typeof v === 'object' ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Pass and play: the tokens of every seat held at this screen, by game id
+ * (the creator's token among them). One browser then plays several seats of a
+ * game, each through its own token and socket.
+ */
+export const localSeats = {
+  get(id) {
+    const v = readLocal()[id];
+    return Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
+  },
+  set(id, list) {
+    const all = readLocal();
+    all[id] = list;
+    const keys = Object.keys(all);
+    for (const k of keys.slice(0, Math.max(0, keys.length - 100))) delete all[k];
+    localStorage.setItem(LOCAL, JSON.stringify(all));
   },
 };
 

@@ -1,7 +1,8 @@
 // The game page: the board, the moves, the seats, the result and the actions
 // of one game, kept live by the game's WebSocket.
 
-import { api, tokens, playerName, ApiError } from './api.js';
+import { api, tokens, playerName, ApiError, localSeats } from './api.js';
+import { variantName } from './names.js';
 import { h, s as svgEl, clear, toast, fill } from './dom.js';
 import { t, onLang, levelLabel } from './i18n.js';
 import { Interaction } from './interact.js';
@@ -15,6 +16,56 @@ import { errorText } from './errors.js';
 import { GameAnalysis } from './analysis.js';
 
 const BACKOFF = [250, 1000, 2000, 4000, 8000];
+
+/**
+ * The socket of a seat held at this screen that is not the one shown (pass
+ * and play): it keeps the seat present at the table (so that nobody may
+ * claim against it) and reconnects by itself; what it receives is not shown
+ * (the page shows one seat's view at a time, through its own socket).
+ */
+class SeatLink {
+  constructor(id, token) {
+    this.id = id;
+    this.token = token;
+    this.ws = null;
+    this.attempt = 0;
+    this.stopped = false;
+    this.lastHeard = Date.now();
+  }
+
+  start() {
+    if (this.stopped) return;
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${proto}://${location.host}/api/games/${encodeURIComponent(this.id)}/ws`);
+    this.ws = ws;
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', token: this.token, gestures: false }));
+    ws.onmessage = () => {
+      this.lastHeard = Date.now();
+      this.attempt = 0;
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws || this.stopped) return;
+      this.ws = null;
+      this.retry = setTimeout(() => this.start(), BACKOFF[Math.min(this.attempt, BACKOFF.length - 1)]);
+      this.attempt += 1;
+    };
+    ws.onerror = () => {};
+    clearInterval(this.ping);
+    this.ping = setInterval(() => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+      if (Date.now() - this.lastHeard > 35000) this.ws.close();
+      else this.ws.send(JSON.stringify({ type: 'ping' }));
+    }, 10000);
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    clearInterval(this.ping);
+    if (this.ws) this.ws.close();
+    this.ws = null;
+  }
+}
 
 /** The gestures of a state or update (old servers: moves as targets only). */
 function legalOf(m) {
@@ -45,6 +96,10 @@ class GamePage {
     this.root = root;
     this.id = id;
     this.token = tokens.get(id);
+    this.ownToken = this.token;
+    this.local = new Map(); // pass and play: seat -> token of every seat held at this screen
+    this.links = []; // their sockets (SeatLink), one per local seat
+    this.passTo = null; // a seat the device is being passed to (games with secrets): nothing shown until confirmed
     this.st = null; // the state as the server last described it
     this.history = [];
     this.movers = [];
@@ -88,7 +143,8 @@ class GamePage {
       this.renderChat();
     });
     try {
-      const s = await this.fetchState();
+      let s = await this.fetchState();
+      s = await this.findLocalSeats(s);
       this.applyState(s, true);
     } catch (e) {
       fill(this.root, h('div', { class: 'panel' },
@@ -98,6 +154,7 @@ class GamePage {
       return;
     }
     this.connect();
+    for (const l of this.links) l.start();
     this.timers.push(setInterval(() => this.heartbeat(), 10000));
     this.timers.push(setInterval(() => this.renderClaim(), 500));
   }
@@ -112,8 +169,96 @@ class GamePage {
     if (this.clocks) this.clocks.stop();
     if (this.sound) this.sound.detach();
     if (this.analysis) this.analysis.stop();
+    if (this.interaction) this.interaction.detach();
+    for (const l of this.links) l.stop();
     document.removeEventListener('keydown', this.keys);
     window.removeEventListener('online', this.onOnline);
+  }
+
+  /** Whether several seats of this game are played at this screen. */
+  get passAndPlay() {
+    return this.local.size > 1;
+  }
+
+  /** Whether the game hides something from some seats (Kabaleo's colours): the device is then passed behind a screen. */
+  get secretive() {
+    return !!(this.draw && this.draw.secret) || (this.st && typeof this.st.dealt === 'boolean');
+  }
+
+  /**
+   * Pass and play: the seats of every token this browser keeps for the game
+   * (asked of the server, one token at a time: a token says its seat), their
+   * sockets, and the seat shown first (the one to move, if it is here). Returns
+   * the state as the seat shown sees it.
+   */
+  async findLocalSeats(s) {
+    const list = localSeats.get(this.id);
+    if (list.length < 2) return s;
+    for (const tok of list) {
+      try {
+        const x = tok === this.token ? s : await api(`/api/games/${encodeURIComponent(this.id)}`, { token: tok });
+        if (typeof x.you === 'number') this.local.set(x.you, tok);
+      } catch {
+        /* a token no longer valid: not a seat here */
+      }
+    }
+    if (this.local.size < 2) {
+      this.local.clear();
+      return s;
+    }
+    this.links = [...this.local.values()].map((tok) => new SeatLink(this.id, tok));
+    const first = s.status === 'live' && this.local.has(s.to_move) ? s.to_move : s.you;
+    if (typeof first === 'number' && this.local.has(first) && this.local.get(first) !== this.token) {
+      this.token = this.local.get(first);
+      s = await api(`/api/games/${encodeURIComponent(this.id)}`, { token: this.token });
+    }
+    // A game with secrets starts behind the screen too: whoever holds the device now may not be that player.
+    if (s.status === 'live' && (drawing(s.game).secret || typeof s.dealt === 'boolean')) this.passTo = s.you;
+    return s;
+  }
+
+  /**
+   * Pass and play: when the turn comes to another seat held here, show that
+   * seat (its token, its socket, its view); in a game with secrets, behind the
+   * pass screen until that player says they hold the device.
+   */
+  followTurn() {
+    const s = this.st;
+    if (!this.passAndPlay || !s || s.status !== 'live' || typeof s.to_move !== 'number') return;
+    if (!this.local.has(s.to_move) || s.to_move === s.you || this.switching === s.to_move) return;
+    const seat = s.to_move;
+    this.switching = seat;
+    this.token = this.local.get(seat);
+    if (this.secretive) this.passTo = seat;
+    // Nothing of the previous seat's view is kept: the positions it fetched, the selection.
+    this.positions.clear();
+    this.prevLive = null;
+    this.shown = null;
+    this.viewing = null;
+    if (this.interaction) this.interaction.setLegal(null);
+    this.legal = null;
+    if (this.ws) {
+      const old = this.ws;
+      this.ws = null;
+      old.onclose = null;
+      old.onmessage = null;
+      old.close();
+    }
+    clearTimeout(this.retry);
+    // Another seat's socket, not a lost connection.
+    this.conn = 'connecting';
+    this.attempt = 0;
+    this.connect();
+    this.render();
+  }
+
+  /** The player the device was passed to has it: show their view. */
+  confirmPass() {
+    if (this.passTo === null || !this.st || this.st.you !== this.passTo) return;
+    this.passTo = null;
+    this.render();
+    const board = this.el && this.el.board.querySelector('svg.board [tabindex="0"]');
+    if (board) board.focus({ preventScroll: true });
   }
 
   async fetchState() {
@@ -196,6 +341,7 @@ class GamePage {
       el.dataset.state = c;
       el.textContent = t(`conn.${c}`);
     }
+    this.renderOffline();
   }
 
   send(msg) {
@@ -222,6 +368,7 @@ class GamePage {
           this.takeRatings(e);
           this.noteTurn(e);
         }
+        if (this.switching !== undefined && m.state && m.state.you === this.switching) this.switching = undefined;
         this.applyState(m.state, false);
         if (this.chat) this.chat.replace(m.chat);
         break;
@@ -291,8 +438,10 @@ class GamePage {
     if (s.result && Array.isArray(s.result.ratings)) this.ratings = s.result.ratings;
     if (first || !this.root.querySelector('.game')) this.layout();
     this.clocks.set(s.clock, s.clocks, s.clock_running);
+    if (s.status !== 'live') this.passTo = null;
     this.render();
     if (!this.prevLive && s.ply > 0) this.loadPrevLive();
+    this.followTurn();
   }
 
   applyUpdate(m) {
@@ -350,10 +499,21 @@ class GamePage {
     if (!wasFinished && s.status === 'finished') this.positions.clear();
     if (this.history.length !== s.ply) this.fetchHistory();
     this.clocks.set(s.clock, s.clocks, s.clock_running);
+    if (s.status !== 'live') this.passTo = null;
     this.render();
     if (moves || undone) moveSound();
     for (const e of evs) if (e.kind !== 'move') this.announce(e);
+    const lastMove = [...evs].reverse().find((e) => e.kind === 'move');
+    if (lastMove) this.say(t('a11y.moved', { who: this.seatLabel(lastMove.seat), move: lastMove.move }));
     if (!this.prevLive && s.ply > 0) this.loadPrevLive();
+    this.followTurn();
+  }
+
+  /** Say `text` to assistive technology (the live region). */
+  say(text) {
+    if (!this.el || !this.el.live) return;
+    // A new node, so that the same words twice are said twice.
+    fill(this.el.live, h('span', {}, text));
   }
 
   announce(e) {
@@ -418,7 +578,10 @@ class GamePage {
 
   async position(ply) {
     if (this.positions.has(ply)) return this.positions.get(ply);
-    const p = await api(`/api/games/${encodeURIComponent(this.id)}/position?ply=${ply}`, { token: this.token });
+    const token = this.token;
+    const p = await api(`/api/games/${encodeURIComponent(this.id)}/position?ply=${ply}`, { token });
+    // Pass and play: what one seat fetched is not kept for another.
+    if (token !== this.token) throw new ApiError(0, 'switched', 'the seat shown changed');
     this.positions.set(ply, p);
     return p;
   }
@@ -477,6 +640,8 @@ class GamePage {
 
   onKey(e) {
     if (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+    if (e.target && e.target.closest && e.target.closest('svg.board')) return;
+    if (e.defaultPrevented) return;
     if (e.key === 'ArrowLeft') { this.step(-1); e.preventDefault(); }
     else if (e.key === 'ArrowRight') { this.step(1); e.preventDefault(); }
     else if (e.key === 'Home') { this.go(0); e.preventDefault(); }
@@ -496,6 +661,11 @@ class GamePage {
       board: h('div', { class: 'board-holder' }),
       bar: h('div', { class: 'gesture-bar' }),
       hint: h('div', { class: 'hint', 'aria-live': 'polite' }),
+      live: h('div', { class: 'sr-only', 'aria-live': 'polite', 'aria-atomic': 'true', 'data-announce': '' }),
+      offline: h('div', { class: 'offline hidden', role: 'alert', 'data-offline': '' }),
+      pass: h('div', { class: 'pass-screen hidden', 'data-pass': '' }),
+      notation: h('form', { class: 'notation', 'data-notation': '' }),
+      keys: h('p', { class: 'help keys-help' }),
       viewing: h('div', { class: 'viewing hidden' }),
       secret: h('div'),
       seats: h('div', { class: 'panel' }),
@@ -515,6 +685,9 @@ class GamePage {
       t,
       label: (id) => (d.label && d.label(id, t)) || id,
       onMove: (mv) => this.playMove(mv),
+      describe: (id) => this.describeCell(id),
+      neighbour: (id, key, shift) => (d.neighbour ? d.neighbour(id, key, shift, this.ctx(this.boardView())) : undefined),
+      boardLabel: () => t('a11y.board', { game: this.draw.title ? this.draw.title(t) : this.st.title }),
     });
     if (this.analysis) this.analysis.stop();
     this.analysis = new GameAnalysis(this);
@@ -522,8 +695,11 @@ class GamePage {
       h('div', { class: 'game-head' }, this.el.title, this.el.meta),
       h('div', { class: 'game', 'data-game': this.st.game },
         h('div', { class: 'board-col' },
+          this.el.pass,
+          this.el.offline,
           this.el.secret,
-          h('div', { class: 'board-wrap' }, this.el.status, this.el.viewing, this.el.board, this.el.bar, this.el.hint)),
+          this.el.boardWrap = h('div', { class: 'board-wrap' }, this.el.status, this.el.viewing, this.el.board, this.el.bar, this.el.hint, this.el.notation, this.el.keys),
+          this.el.live),
         h('aside', {}, this.el.result, this.analysis.el, this.el.seats, this.el.extra, this.el.moves, this.el.actions, this.chat.el)),
     );
   }
@@ -537,6 +713,116 @@ class GamePage {
 
   playMove(mv) {
     this.send({ type: 'move', move: mv, version: this.st.version });
+  }
+
+  /** The view the board shows now (a past position, or the live one). */
+  boardView() {
+    return this.viewing !== null && this.shown && this.shown.ply === this.viewing ? this.shown.view : this.st.view;
+  }
+
+  /** What an element of the board is, in words (its drawing says, else its id and its title). */
+  describeCell(id) {
+    const view = this.boardView();
+    if (this.draw.describe) return this.draw.describe(id, view, t, this.ctx(view));
+    const el = this.interaction && this.interaction.element(id);
+    const title = el && el.querySelector('title');
+    const stone = el && el.querySelector('.stone');
+    const what = [];
+    if (title && title.textContent && title.textContent !== id) what.push(title.textContent);
+    if (stone) what.push(t(stone.classList.contains('red') ? 'a11y.redStone' : 'a11y.stopStone'));
+    return what.length ? `${id}: ${what.join(', ')}` : id;
+  }
+
+  /** The move typed in the game's notation: the legal move it names (spaces and case aside), or the text as typed. */
+  typedMove(text) {
+    const norm = (x) => String(x).replace(/\s+/g, '').toLowerCase();
+    const want = norm(text);
+    const legal = this.legal || [];
+    const hit = legal.find((g) => g.move === text.trim()) || legal.find((g) => norm(g.move) === want);
+    return hit ? hit.move : text.trim();
+  }
+
+  renderNotation() {
+    const s = this.st;
+    const mine = this.viewing === null && s.status === 'live' && s.to_move === s.you && s.you !== null && s.you !== undefined && this.passTo === null;
+    const form = this.el.notation;
+    if (s.status !== 'live' || s.you === null || s.you === undefined) {
+      fill(form);
+      form.classList.add('hidden');
+      return;
+    }
+    form.classList.remove('hidden');
+    let input = form.querySelector('input');
+    if (!input) {
+      const list = h('datalist', { id: `moves-${this.id}` });
+      input = h('input', { type: 'text', name: 'move', autocomplete: 'off', spellcheck: 'false', list: list.id, 'aria-describedby': `notation-help-${this.id}` });
+      const button = h('button', { type: 'submit', 'data-action': 'type-move' });
+      const label = h('label', { for: `move-input-${this.id}`, class: 'small' });
+      input.id = `move-input-${this.id}`;
+      form.onsubmit = (e) => {
+        e.preventDefault();
+        const text = input.value.trim();
+        if (!text || !this.interaction || this.interaction.busy) return;
+        const mv = this.typedMove(text);
+        if (!(this.legal || []).some((g) => g.move === mv)) {
+          toast(t('notation.unknown', { move: text }), 'error');
+          return;
+        }
+        input.value = '';
+        this.interaction.setBusy(true);
+        this.playMove(mv);
+      };
+      fill(form, label, h('div', { class: 'row' }, input, button), list, h('p', { class: 'help', id: `notation-help-${this.id}` }));
+    }
+    const [label, , list, help] = [form.querySelector('label'), null, form.querySelector('datalist'), form.querySelector('.help')];
+    label.textContent = t('notation.label');
+    form.querySelector('button').textContent = t('notation.play');
+    help.textContent = this.notationHelp || t('notation.help');
+    input.disabled = !mine;
+    form.querySelector('button').disabled = !mine;
+    const moves = mine ? (this.legal || []).slice(0, 400).map((g) => g.move) : [];
+    if (list.dataset.key !== moves.join(' ')) {
+      list.dataset.key = moves.join(' ');
+      fill(list, moves.map((m) => h('option', { value: m })));
+    }
+  }
+
+  /** The pass screen (pass and play, games with secrets): nothing of any seat's view shows behind it. */
+  renderPass() {
+    const passing = this.passTo !== null && this.st.status === 'live';
+    this.el.pass.classList.toggle('hidden', !passing);
+    this.el.boardWrap.classList.toggle('hidden', passing);
+    this.el.secret.classList.toggle('hidden', passing);
+    if (!passing) {
+      fill(this.el.pass);
+      return false;
+    }
+    fill(this.el.board);
+    fill(this.el.secret);
+    fill(this.el.bar);
+    const who = this.seatLabel(this.passTo);
+    const ready = this.st.you === this.passTo;
+    const button = h('button', { type: 'button', class: 'primary big', 'data-action': 'pass-ready', disabled: !ready, onclick: () => this.confirmPass() },
+      ready ? t('pass.ready', { who }) : t('pass.wait'));
+    fill(this.el.pass,
+      h('h2', { class: 'pass-title' }, t('pass.title', { who })),
+      h('p', {}, t('pass.help', { who })),
+      button);
+    if (ready && (!document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected)) button.focus({ preventScroll: true });
+    return true;
+  }
+
+  /** A lost connection, said clearly over the board (which stays as it was last known). */
+  renderOffline() {
+    if (!this.el) return;
+    const lost = this.conn === 'reconnecting' || this.conn === 'closed';
+    this.el.offline.classList.toggle('hidden', !lost);
+    this.el.board.classList.toggle('stale', lost);
+    if (lost) {
+      fill(this.el.offline, h('strong', {}, t('offline.title')), ' ', t('offline.help'));
+    } else {
+      fill(this.el.offline);
+    }
   }
 
   seatLabel(seat) {
@@ -560,11 +846,18 @@ class GamePage {
     const s = this.st;
     // A rematch keeps each player's token (in another seat).
     if (s.rematch && this.token && !tokens.get(s.rematch)) tokens.set(s.rematch, this.token);
-    this.el.title.textContent = `${this.draw.title ? this.draw.title(t) : s.title} · ${t('game.variant', { v: s.variant })}`;
+    this.el.title.textContent = `${this.draw.title ? this.draw.title(t) : s.title} · ${t('game.variant', { v: variantName(s.game, s.variant) })}`;
     document.title = `${s.title} – Plateau`;
+    this.renderOffline();
+    const passing = this.renderPass();
     this.renderStatus();
-    this.renderBoard();
-    this.renderSecret();
+    if (!passing) {
+      this.renderBoard();
+      this.renderSecret();
+    }
+    this.renderNotation();
+    this.el.keys.textContent = s.status === 'live' && s.you !== null && s.you !== undefined
+      ? `${t('keys.help')}${this.draw.keys ? ` ${this.draw.keys(t)}` : ''}` : '';
     this.renderResult();
     this.analysis.render();
     this.renderSeats();
@@ -657,7 +950,12 @@ class GamePage {
     } else if (s.status === 'finished') {
       turn.textContent = t('turn.over');
     } else if (s.to_move !== null && s.to_move !== undefined) {
-      if (s.to_move === s.you) {
+      if (this.passAndPlay && this.local.has(s.to_move)) {
+        // Pass and play: whose turn, in large letters.
+        turn.textContent = t('turn.local', { who: this.seatLabel(s.to_move) });
+        turn.classList.add('big');
+        if (s.to_move === s.you && this.passTo === null) turn.classList.add('mine');
+      } else if (s.to_move === s.you) {
         turn.textContent = t('turn.yours');
         turn.classList.add('mine');
       } else {
@@ -686,6 +984,10 @@ class GamePage {
 
   renderBoard() {
     const s = this.st;
+    if (this.passTo !== null && s.status === 'live') {
+      fill(this.el.board);
+      return;
+    }
     let svg;
     if (this.viewing !== null && this.shown && this.shown.ply === this.viewing) {
       const v = this.shown;
@@ -708,6 +1010,10 @@ class GamePage {
 
   renderSecret() {
     const s = this.st;
+    if (this.passTo !== null && s.status === 'live') {
+      fill(this.el.secret);
+      return;
+    }
     const el = this.draw.secret ? this.draw.secret(s.view, this.ctx(s.view)) : null;
     fill(this.el.secret, ...(el ? [el] : []));
   }

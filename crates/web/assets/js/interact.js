@@ -18,6 +18,13 @@
 // 4. an element some move selects: the selection starts again from it;
 // 5. anything else: the selection is cleared.
 // A drag from a piece to a target is the same as a click on each.
+//
+// By keyboard: the board is one stop of the Tab key; the arrow keys move a
+// focus over its elements (the drawing's `neighbour`, else the nearest element
+// on the screen in that direction), Enter or Space is a click on the focused
+// element, Escape clears the selection. Every element says what it is
+// (`describe`) and what it offers (selectable, selected, a destination) to
+// assistive technology.
 
 import { h, fill } from './dom.js';
 
@@ -25,6 +32,11 @@ const setEq = (a, b) => a.size === b.length && b.every((x) => a.has(x));
 const subset = (a, b) => [...a].every((x) => b.includes(x));
 
 export class Interaction {
+  /** The interactions whose boards are on the page. */
+  static live = new Set();
+
+  static watching = false;
+
   /**
    * @param {object} o
    * @param {HTMLElement} o.bar where buttons for ids not on the board go
@@ -33,7 +45,12 @@ export class Interaction {
    * @param {(id: string) => string} o.label a button's label for an id
    * @param {(key: string, p?: object) => string} o.t translations
    */
-  constructor({ bar, hint, onMove, label, t }) {
+  constructor({ bar, hint, onMove, label, t, describe, neighbour, boardLabel }) {
+    this.describe = describe || ((id) => id);
+    this.neighbour = neighbour || (() => undefined);
+    this.boardLabel = boardLabel || (() => '');
+    this.focusId = null;
+    this.wantFocus = false;
     this.bar = bar;
     this.hint = hint;
     this.onMove = onMove;
@@ -66,15 +83,119 @@ export class Interaction {
     this.svg = svg;
     svg.addEventListener('pointerdown', (e) => this.pointerDown(e));
     svg.addEventListener('pointerup', (e) => this.pointerUp(e));
-    svg.addEventListener('keydown', (e) => {
-      if (e.key !== 'Enter' && e.key !== ' ') return;
+    svg.addEventListener('keydown', (e) => this.key(e));
+    svg.addEventListener('focusin', (e) => {
       const el = e.target.closest && e.target.closest('[data-id]');
       if (el) {
-        e.preventDefault();
-        this.click(el.getAttribute('data-id'));
+        this.focusId = el.getAttribute('data-id');
+        this.wantFocus = true;
+        this.roving();
       }
     });
+    if (!Interaction.watching) {
+      // Focus moved anywhere off a board: the board no longer takes it back
+      // when it is drawn anew.
+      Interaction.watching = true;
+      document.addEventListener('focusin', (e) => {
+        const on = e.target && e.target.closest && e.target.closest('svg.board');
+        if (!on) for (const x of Interaction.live) x.wantFocus = false;
+      });
+    }
+    Interaction.live.add(this);
+    svg.setAttribute('role', 'group');
+    const label = this.boardLabel();
+    if (label) svg.setAttribute('aria-label', label);
     this.refresh();
+    // Redrawn while a keyboard user was on it: the focus stays on the same element.
+    if (this.wantFocus && (!document.activeElement || document.activeElement === document.body)) {
+      const el = this.element(this.focusId);
+      if (el) el.focus({ preventScroll: true });
+    }
+  }
+
+  /** Stop following the focus (the page is left). */
+  detach() {
+    Interaction.live.delete(this);
+  }
+
+  element(id) {
+    if (!this.svg || id === null) return null;
+    for (const el of this.svg.querySelectorAll('[data-id]')) if (el.getAttribute('data-id') === id) return el;
+    return null;
+  }
+
+  /** The keys of the board: arrows, Enter and Space, Escape. */
+  key(e) {
+    const el = e.target.closest && e.target.closest('[data-id]');
+    if (e.key === 'Enter' || e.key === ' ') {
+      if (el) {
+        e.preventDefault();
+        e.stopPropagation();
+        this.click(el.getAttribute('data-id'));
+      }
+      return;
+    }
+    if (e.key === 'Escape') {
+      if (this.sel.size) {
+        e.preventDefault();
+        e.stopPropagation();
+        this.sel = new Set();
+        this.refresh();
+      }
+      return;
+    }
+    if (!/^Arrow(Up|Down|Left|Right)$/.test(e.key) || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const from = el ? el.getAttribute('data-id') : this.focusId;
+    if (from === null) return;
+    let to = this.neighbour(from, e.key, e.shiftKey);
+    if (to === undefined) to = this.nearest(from, e.key);
+    const next = to === null || to === undefined ? null : this.element(to);
+    if (!next) return;
+    this.focusId = to;
+    this.wantFocus = true;
+    this.roving();
+    next.focus({ preventScroll: true });
+  }
+
+  /** The element nearest to `id` on the screen in the direction of an arrow key. */
+  nearest(id, key) {
+    const from = this.element(id);
+    if (!from) return null;
+    const centre = (el) => {
+      const r = el.getBoundingClientRect();
+      return [r.left + r.width / 2, r.top + r.height / 2];
+    };
+    const [x0, y0] = centre(from);
+    const [dx, dy] = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[key];
+    let best = null;
+    let score = Infinity;
+    for (const el of this.svg.querySelectorAll('[data-id]')) {
+      if (el === from) continue;
+      const [x, y] = centre(el);
+      const along = (x - x0) * dx + (y - y0) * dy;
+      if (along <= 1) continue;
+      const across = Math.abs((x - x0) * dy - (y - y0) * dx);
+      const sc = along + 2.5 * across;
+      if (sc < score) {
+        score = sc;
+        best = el.getAttribute('data-id');
+      }
+    }
+    return best;
+  }
+
+  /** One element of the board in the Tab order: the focused one. */
+  roving() {
+    if (!this.svg) return;
+    const els = [...this.svg.querySelectorAll('[data-id]')];
+    if (!els.length) return;
+    if (!els.some((el) => el.getAttribute('data-id') === this.focusId)) {
+      const first = els.find((el) => el.classList.contains('target') || el.classList.contains('selected') || el.classList.contains('selectable')) || els[0];
+      this.focusId = first.getAttribute('data-id');
+    }
+    for (const el of els) el.setAttribute('tabindex', el.getAttribute('data-id') === this.focusId ? '0' : '-1');
   }
 
   idAt(e) {
@@ -164,10 +285,15 @@ export class Interaction {
         el.classList.toggle('target', targets.has(id));
         el.classList.toggle('selectable', !sel && !targets.has(id) && selectable.has(id));
         const clickable = active && (sel || targets.has(id) || selectable.has(id));
-        el.setAttribute('tabindex', clickable ? '0' : '-1');
-        if (clickable) el.setAttribute('role', 'button');
-        else el.removeAttribute('role');
+        el.setAttribute('role', 'button');
+        el.setAttribute('aria-disabled', String(!clickable));
+        let what = this.describe(id);
+        if (active && sel) what += `, ${this.t('a11y.selected')}`;
+        else if (targets.has(id)) what += `, ${this.t('a11y.target')}`;
+        else if (active && selectable.has(id)) what += `, ${this.t('a11y.selectable')}`;
+        el.setAttribute('aria-label', what);
       }
+      this.roving();
     }
     // Buttons: every id of a legal move that the board does not draw.
     fill(this.bar);

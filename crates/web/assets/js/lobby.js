@@ -1,7 +1,8 @@
 // The lobby: create a game, join an open one, watch a live one, replay a
 // finished one; seeks and challenges (seeks.js), the bots (bots.js).
 
-import { api, tokens, playerName } from './api.js';
+import { api, tokens, playerName, localSeats } from './api.js';
+import { variantName, optionName, valueName } from './names.js';
 import { h, toast, fill } from './dom.js';
 import { t, onLang, levelLabel, getLang } from './i18n.js';
 import { drawing } from './games/index.js';
@@ -48,6 +49,7 @@ class Lobby {
     this.variant = null;
     this.options = {};
     this.seatChoice = [];
+    this.localNames = [];
     this.setup = null;
     this.setupError = null;
     this.tab = 'open';
@@ -156,6 +158,7 @@ class Lobby {
     });
     if (custom) return 'lobby.ratedCustom';
     if (this.seatChoice.length && !this.seatChoice.includes('me')) return 'lobby.ratedSeated';
+    if (this.seatChoice.includes('here')) return 'lobby.ratedHere';
     return null;
   }
 
@@ -175,6 +178,19 @@ class Lobby {
     try {
       const r = await api('/api/games', { method: 'POST', body });
       if (r.token) tokens.set(r.id, r.token);
+      // Pass and play: this browser takes the seats of the others at this
+      // screen too (as guests: an account holds one seat of a game), and keeps
+      // each seat's token.
+      const here = this.seatChoice.map((c, i) => (c === 'here' ? i : -1)).filter((i) => i >= 0);
+      if (here.length && r.token) {
+        const list = [r.token];
+        for (const i of here) {
+          const who = (this.localNames[i] || '').trim() || t('lobby.hereName', { n: i + 1 });
+          const j = await api(`/api/games/${encodeURIComponent(r.id)}/join`, { method: 'POST', body: { seat: i, name: who.slice(0, 40) }, guest: true });
+          list.push(j.token);
+        }
+        localSeats.set(r.id, list);
+      }
       navigate(`/game/${r.id}`);
     } catch (e) {
       // The server's words, under the button.
@@ -252,7 +268,7 @@ class Lobby {
       h('select', {
         name: 'variant',
         onchange: (e) => { this.variant = e.target.value; this.refreshSetup(); this.renderForm(); },
-      }, info.variants.map((v) => h('option', { value: v.name, selected: v.name === this.variant }, v.name))),
+      }, info.variants.map((v) => h('option', { value: v.name, selected: v.name === this.variant }, variantName(g, v.name)))),
       variant ? h('p', { class: 'help' }, catText(`cat.${g}.variant.${variant.name}`, variant.help)) : null) : null;
 
     const presets = new Map((variant ? variant.options : []).map(([k, v]) => [k, v]));
@@ -302,14 +318,25 @@ class Lobby {
           },
         },
         h('option', { value: 'me', selected: choice === 'me' }, t('lobby.me')),
+        h('option', { value: 'here', selected: choice === 'here' }, t('lobby.here')),
         h('option', { value: 'open', selected: choice === 'open' }, t('lobby.open')),
         (info.levels || []).map((l) => h('option', { value: `ai:${l.level}`, selected: choice === `ai:${l.level}`, 'data-rating': typeof l.rating === 'number' ? Math.round(l.rating) : null },
           t('lobby.computer', { n: l.level, label: getLang() === 'en' ? l.label : levelLabel(l.level) }),
           typeof l.rating === 'number' ? ` · ${t('lobby.levelRating', { r: ratingText(l.rating, l.provisional) })}` : '')));
+        const seatName = d.seatName ? d.seatName(i, seat.name, t) : seat.name;
         seats.append(h('label', { class: 'seat' },
           h('span', { class: 'row' }, h('span', { class: 'chip', style: `background:${d.seatColour(i, this.setup.view)}` }),
-            d.seatName ? d.seatName(i, seat.name, t) : seat.name),
+            seatName),
           sel));
+        if (choice === 'here') {
+          seats.append(h('label', { class: 'field here-name' },
+            h('span', { class: 'small' }, t('lobby.hereNameOf', { seat: seatName })),
+            h('input', {
+              type: 'text', name: `here-name-${i}`, maxlength: 40, value: this.localNames[i] || '',
+              placeholder: t('lobby.hereName', { n: i + 1 }),
+              oninput: (e) => { this.localNames[i] = e.target.value; },
+            })));
+        }
       });
     }
     const humans = this.seatChoice.filter((c) => !c.startsWith('ai:')).length;
@@ -344,23 +371,23 @@ class Lobby {
     if (k.type === 'choice' || k.type === 'bool') {
       const values = k.type === 'bool' ? ['true', 'false'] : k.values;
       input = h('select', { name: `opt-${o.name}`, onchange: (e) => set(e.target.value) },
-        h('option', { value: '', selected: cur === '' }, t('lobby.default', { v: dflt === '' ? t('lobby.unset') : dflt })),
+        h('option', { value: '', selected: cur === '' }, t('lobby.default', { v: dflt === '' ? t('lobby.unset') : valueName(game, o.name, dflt) })),
         values.map((v) => h('option', { value: v, selected: String(cur) === v },
-          k.type === 'bool' ? t(v === 'true' ? 'lobby.on' : 'lobby.off') : v)));
+          k.type === 'bool' ? t(v === 'true' ? 'lobby.on' : 'lobby.off') : valueName(game, o.name, v))));
     } else if (k.type === 'int' || k.type === 'optional_int') {
       input = h('input', {
         type: 'number', name: `opt-${o.name}`, min: k.min, max: k.max, step: 1, value: cur,
-        placeholder: t('lobby.default', { v: dflt === '' ? t('lobby.unset') : dflt }),
+        placeholder: t('lobby.default', { v: dflt === '' ? t('lobby.unset') : valueName(game, o.name, dflt) }),
         oninput: (e) => set(e.target.value === '' ? '' : Number(e.target.value)),
       });
     } else {
       input = h('input', {
         type: 'text', name: `opt-${o.name}`, value: cur,
-        placeholder: t('lobby.default', { v: dflt === '' ? t('lobby.unset') : dflt }),
+        placeholder: t('lobby.default', { v: dflt === '' ? t('lobby.unset') : valueName(game, o.name, dflt) }),
         oninput: (e) => set(e.target.value),
       });
     }
-    return h('label', { class: 'field' }, h('span', {}, o.name), input,
+    return h('label', { class: 'field', 'data-option': o.name }, h('span', {}, optionName(game, o.name)), input,
       h('p', { class: 'help' }, catText(`cat.${game}.option.${o.name}`, o.help)));
   }
 
@@ -398,7 +425,7 @@ class Lobby {
     else action = link('lobby.replay');
     return h('li', { 'data-id': gm.id },
       h('div', { class: 'what' },
-        h('strong', {}, gm.title || gm.game), ' ', h('span', { class: 'muted small' }, gm.variant || ''),
+        h('strong', {}, gm.title || gm.game), ' ', h('span', { class: 'muted small' }, variantName(gm.game, gm.variant)),
         h('div', { class: 'who' }, who),
         h('div', { class: 'who' }, t('lobby.moves', { n: gm.moves }), gm.result ? ` · ${gm.result}` : '', gm.termination ? ` (${t(`reason.${gm.termination}`, {}, gm.termination)})` : '',
           gm.rated ? ` · ${t('play.rated')}` : '', gm.clock ? ` · ${controlText(gm.clock)}` : '')),

@@ -12,6 +12,10 @@ addStrings({
     'abalone.pushed': '{who} pushed out {n} of {k}',
     'abalone.maxPlies': 'The game ends after {n} moves.',
     'abalone.repeated': 'This position has occurred {n} times (the third is a draw).',
+    'abalone.cell.black': '{c}: black marble',
+    'abalone.cell.white': '{c}: white marble',
+    'abalone.cell.empty': '{c}: empty',
+    'abalone.keys': 'Arrows: left and right along a row; up and down to the rows above and below (with Shift, the other diagonal).',
   },
   fr: {
     'abalone.black': 'Noir',
@@ -19,6 +23,10 @@ addStrings({
     'abalone.pushed': '{who} a éjecté {n} sur {k}',
     'abalone.maxPlies': 'La partie s’arrête après {n} coups.',
     'abalone.repeated': 'Cette position est apparue {n} fois (la troisième fois, c’est nulle).',
+    'abalone.cell.black': '{c} : bille noire',
+    'abalone.cell.white': '{c} : bille blanche',
+    'abalone.cell.empty': '{c} : vide',
+    'abalone.keys': 'Flèches : gauche et droite le long d’une rangée ; haut et bas vers les rangées voisines (avec Maj, l’autre diagonale).',
     'cat.abalone.summary': 'Poussez six billes adverses hors du plateau.',
     'cat.abalone.variant.standard': 'La position de la règle : rangées A–B et C3–C5 contre H–I et G5–G7.',
     'cat.abalone.variant.belgian-daisy': 'La position de tournoi : deux marguerites chacun.',
@@ -152,6 +160,51 @@ function draw(view, ctx) {
   return svg;
 }
 
+/** The cell `id` (`e5`) as row 0–8 and number 1–9, or null. */
+function cellOf(id) {
+  const m = /^([a-i])([1-9])$/.exec(String(id));
+  if (!m) return null;
+  const r = ROWS.indexOf(m[1]);
+  const n = Number(m[2]);
+  const [lo, hi] = rowSpan(r);
+  return n >= lo && n <= hi ? [r, n] : null;
+}
+
+/**
+ * The neighbour of a cell for an arrow key, on the hexagonal grid as drawn:
+ * left and right along the row; up to the row above, towards the left (with
+ * Shift, towards the right); down to the row below, towards the right (with
+ * Shift, towards the left); so that up then down comes back. When the board
+ * is turned (White's side), the screen's directions turn with it.
+ */
+function neighbour(id, key, shift, ctx) {
+  const c = cellOf(id);
+  if (!c) return undefined;
+  const [r, n] = c;
+  // Unturned steps (row, number) for each key.
+  let steps = {
+    ArrowLeft: [[0, -1]],
+    ArrowRight: [[0, 1]],
+    ArrowUp: shift ? [[1, 1], [1, 0]] : [[1, 0], [1, 1]],
+    ArrowDown: shift ? [[-1, -1], [-1, 0]] : [[-1, 0], [-1, -1]],
+  }[key];
+  if (!steps) return undefined;
+  if (ctx && ctx.flip) steps = steps.map(([dr, dn]) => [-dr, -dn]);
+  for (const [dr, dn] of steps) {
+    const to = `${ROWS[r + dr] || ''}${n + dn}`;
+    if (cellOf(to)) return to;
+  }
+  return null;
+}
+
+function describe(id, view, t) {
+  if (!cellOf(id)) return id;
+  const c = id.toUpperCase();
+  if ((view.black || []).includes(id)) return t('abalone.cell.black', { c });
+  if ((view.white || []).includes(id)) return t('abalone.cell.white', { c });
+  return t('abalone.cell.empty', { c });
+}
+
 function panel(view, ctx) {
   const t = ctx.t;
   const k = view.marbles_to_win;
@@ -171,6 +224,9 @@ export default {
   title: () => 'Abalone',
   seatColour: (seat) => (seat === 0 ? '#1c2330' : '#f4f1ea'),
   seatName,
+  neighbour,
+  describe,
+  keys: (t) => t('abalone.keys'),
   draw,
   panel,
   result,

@@ -8,6 +8,8 @@ import { addStrings } from '../i18n.js';
 addStrings({
   en: {
     'colorito.red': 'Red',
+    'colorito.cellEmpty': '{c}: empty',
+    'colorito.cellPiece': '{c}: {who} piece {n}',
     'colorito.blue': 'Blue',
     'colorito.moves': '{who}: {n} moves, {home} of 20 pieces home',
     'colorito.race': 'at least {n} steps to go',
@@ -21,6 +23,8 @@ addStrings({
   },
   fr: {
     'colorito.red': 'Rouge',
+    'colorito.cellEmpty': '{c} : vide',
+    'colorito.cellPiece': '{c} : pion {who} {n}',
     'colorito.blue': 'Bleu',
     'colorito.moves': '{who} : {n} coups, {home} pions sur 20 arrivés',
     'colorito.race': 'encore au moins {n} pas',
@@ -184,7 +188,14 @@ function result(view, ctx) {
   return h('div', {}, parts);
 }
 
+function describe(id, view, t) {
+  const piece = view.pieces && view.pieces[id];
+  if (!piece) return t('colorito.cellEmpty', { c: id });
+  return t('colorito.cellPiece', { c: id, who: t(piece[0] === 'R' ? 'colorito.red' : 'colorito.blue'), n: piece.slice(1) });
+}
+
 export default {
+  describe,
   title: () => 'Colorito',
   seatColour: (seat) => (seat === 0 ? PIECE.R : PIECE.D),
   seatName: (seat, name, t) => t(seat === 0 ? 'colorito.red' : 'colorito.blue'),

@@ -33,6 +33,8 @@ addStrings({
     'kabaleo.highestLong': 'Height of the highest pile the colour tops (second tie-break)',
     'kabaleo.decided': 'Decided by: {d}',
     'kabaleo.location': 'location {n}',
+    'kabaleo.describeLoc': 'location {n}: shows {c}, {k} pieces on it',
+    'kabaleo.describeStock': 'your {c} pieces: {k}',
   },
   fr: {
     'kabaleo.player': 'Joueur {n}',
@@ -60,6 +62,8 @@ addStrings({
     'kabaleo.highestLong': 'Hauteur de la plus haute pile que la couleur surmonte (second départage)',
     'kabaleo.decided': 'Décidé par : {d}',
     'kabaleo.location': 'emplacement {n}',
+    'kabaleo.describeLoc': 'emplacement {n} : montre {c}, {k} pions dessus',
+    'kabaleo.describeStock': 'vos pions {c} : {k}',
     'cat.kabaleo.summary': 'Chacun a une couleur secrète : faites-la apparaître sur le plus d’emplacements.',
     'cat.kabaleo.variant.standard': '2 joueurs, 4 couleurs, pions distribués au hasard',
     'cat.kabaleo.variant.3-players': '3 joueurs, 5 couleurs, pions distribués au hasard',
@@ -210,8 +214,23 @@ function result(view, ctx) {
         h('td', { class: 'num' }, String(r.highest_pile))))))));
 }
 
+function describe(id, view, t, ctx) {
+  let m = /^loc:(\d+)$/.exec(id);
+  if (m) {
+    const loc = view.locations.find((l) => String(l.number) === m[1]);
+    if (loc) return t('kabaleo.describeLoc', { n: loc.number, c: colourName(loc.shows, t), k: loc.pile.length });
+  }
+  m = /^stock:([A-Z])$/.exec(id);
+  if (m) {
+    const st = view.stocks.find((x) => x.seat === ctx.you);
+    return t('kabaleo.describeStock', { c: colourName(m[1], t), k: st ? st.pieces[m[1]] ?? 0 : 0 });
+  }
+  return id;
+}
+
 export default {
   title: () => 'Kabaleo',
+  describe,
   seatColour: (seat) => SEATS[seat % 4],
   seatName: (seat, name, t) => t('kabaleo.player', { n: seat + 1 }),
   label: (id, t) => (id === 'pass' ? t('play.pass') : id),
