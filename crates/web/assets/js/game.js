@@ -695,12 +695,13 @@ class GamePage {
       h('div', { class: 'game-head' }, this.el.title, this.el.meta),
       h('div', { class: 'game', 'data-game': this.st.game },
         h('div', { class: 'board-col' },
+          this.el.boardHeading = h('h2', { class: 'sr-only' }),
           this.el.pass,
           this.el.offline,
           this.el.secret,
           this.el.boardWrap = h('div', { class: 'board-wrap' }, this.el.status, this.el.viewing, this.el.board, this.el.bar, this.el.hint, this.el.notation, this.el.keys),
           this.el.live),
-        h('aside', {}, this.el.result, this.analysis.el, this.el.seats, this.el.extra, this.el.moves, this.el.actions, this.chat.el)),
+        h('aside', {}, this.el.sideHeading = h('h2', { class: 'sr-only' }), this.el.result, this.analysis.el, this.el.seats, this.el.extra, this.el.moves, this.el.actions, this.chat.el)),
     );
   }
 
@@ -848,6 +849,8 @@ class GamePage {
     if (s.rematch && this.token && !tokens.get(s.rematch)) tokens.set(s.rematch, this.token);
     this.el.title.textContent = `${this.draw.title ? this.draw.title(t) : s.title} · ${t('game.variant', { v: variantName(s.game, s.variant) })}`;
     document.title = `${s.title} – Plateau`;
+    this.el.boardHeading.textContent = t('a11y.boardHeading');
+    this.el.sideHeading.textContent = t('a11y.sideHeading');
     this.renderOffline();
     const passing = this.renderPass();
     this.renderStatus();

@@ -291,6 +291,14 @@ export class Interaction {
         if (active && sel) what += `, ${this.t('a11y.selected')}`;
         else if (targets.has(id)) what += `, ${this.t('a11y.target')}`;
         else if (active && selectable.has(id)) what += `, ${this.t('a11y.selectable')}`;
+        // The words drawn inside (a number, a height) are in the label too, as
+        // they are seen (speech and voice control find the element by them).
+        // (Each ends with a space, which SVG does not draw, so that two of them
+        // read as two words, not one: "10 10", not "1010".)
+        const texts = [...el.querySelectorAll('text')];
+        for (const x of texts) if (x.textContent && !/\s$/.test(x.textContent)) x.textContent += ' ';
+        const drawn = texts.map((x) => x.textContent.trim()).filter(Boolean).join(' ');
+        if (drawn && !what.includes(drawn)) what += ` – ${drawn}`;
         el.setAttribute('aria-label', what);
       }
       this.roving();

@@ -109,7 +109,7 @@ function draw(view, ctx) {
     }
   }
   // A piece's target lights up while the piece is pointed at.
-  const goal = s('rect', { class: 'goal', x: 0, y: 0, width: 1, height: 1, rx: 0.12, fill: 'none', stroke: '#ffffff', 'stroke-width': 0.1, visibility: 'hidden', 'pointer-events': 'none' });
+  const goal = s('rect', { class: 'goal', 'aria-hidden': 'true', x: 0, y: 0, width: 1, height: 1, rx: 0.12, fill: 'none', stroke: '#ffffff', 'stroke-width': 0.1, visibility: 'hidden', 'pointer-events': 'none' });
   const goalRing = s('rect', { x: 0, y: 0, width: 1, height: 1, rx: 0.12, fill: 'none', stroke: '#111', 'stroke-width': 0.04, 'stroke-dasharray': '0.12 0.08', visibility: 'hidden', 'pointer-events': 'none' });
   svg.append(goal, goalRing);
   const show = (piece) => {
@@ -121,7 +121,8 @@ function draw(view, ctx) {
       el.setAttribute('x', x);
       el.setAttribute('y', y);
     }
-    goal.setAttribute('aria-label', t('colorito.target', { p: piece }));
+    // Said in words by the piece's own label (its target), not by this mark.
+    goal.dataset.target = piece;
   };
   svg.addEventListener('pointerover', (e) => {
     const g = e.target.closest && e.target.closest('[data-piece]');
