@@ -8,6 +8,7 @@
 import { api } from './api.js';
 import { h, fill, toast } from './dom.js';
 import { t, onLang } from './i18n.js';
+import { variantName, optionName, valueName } from './names.js';
 import { drawing } from './games/index.js';
 import { errorText } from './errors.js';
 import { Positions, positionBody, recordTags, drawCtx, boardLayout } from './position.js';
@@ -294,16 +295,16 @@ class Board {
       } else if (k.type === 'choice') {
         input = h('select', { name, 'data-option': o.name },
           h('option', { value: '' }, t('lobby.default', { v: String(o.default) })),
-          (k.values || []).map((v) => h('option', { value: v, selected: cur[o.name] === v }, v)));
+          (k.values || []).map((v) => h('option', { value: v, selected: cur[o.name] === v }, valueName(this.game, o.name, v))));
       } else {
         input = h('input', {
           type: k.type === 'int' || k.type === 'optional_int' ? 'number' : 'text', name, 'data-option': o.name,
-          placeholder: o.default === null || o.default === undefined ? '' : String(o.default),
+          placeholder: o.default === null || o.default === undefined ? '' : valueName(this.game, o.name, o.default),
           value: cur[o.name] === undefined ? '' : String(cur[o.name]),
         });
       }
       input.dataset.kind = k.type || 'text';
-      return h('label', { class: 'field' }, h('span', { class: 'small' }, o.name), input, h('span', { class: 'help' }, o.help || ''));
+      return h('label', { class: 'field' }, h('span', { class: 'small' }, optionName(this.game, o.name)), input, h('span', { class: 'help' }, o.help || ''));
     });
   }
 
@@ -324,7 +325,7 @@ class Board {
   renderSource() {
     const variants = this.info ? this.info.variants : [];
     const select = h('select', { name: 'variant', 'aria-label': t('lobby.variant') },
-      variants.map((v) => h('option', { value: v.name, selected: v.name === (this.base.variant || (variants[0] && variants[0].name)) }, v.name)));
+      variants.map((v) => h('option', { value: v.name, selected: v.name === (this.base.variant || (variants[0] && variants[0].name)) }, variantName(this.game, v.name))));
     const fields = this.optionFields();
     const optBox = fields.length ? h('details', { class: 'options', open: Object.keys(this.base.options || {}).length > 0 }, h('summary', {}, t('lobby.options')), fields) : null;
     const area = h('textarea', { name: 'record', rows: 4, placeholder: t('anb.pastePlaceholder'), 'aria-label': t('anb.paste') });

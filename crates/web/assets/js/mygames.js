@@ -5,6 +5,7 @@
 import { api } from './api.js';
 import { h, fill } from './dom.js';
 import { t, onLang } from './i18n.js';
+import { variantName } from './names.js';
 import { getSession, setSession } from './session.js';
 import { games, titleOf, dateText, changeEl, outcomeEl, opponentsEl, movesText } from './ratings.js';
 import { errorText } from './account.js';
@@ -101,7 +102,7 @@ function item(g, catalog) {
   return h('li', { 'data-id': g.id, class: g.your_turn ? 'your-turn' : null },
     h('div', { class: 'what' },
       h('strong', {}, g.title || titleOf(catalog, g.game)), ' ',
-      g.variant ? h('span', { class: 'muted small' }, g.variant) : null,
+      g.variant ? h('span', { class: 'muted small' }, variantName(g.game, g.variant)) : null,
       g.rated ? h('span', { class: 'badge rated' }, t('my.rated')) : null,
       h('div', { class: 'who' }, opponentsEl(g)),
       h('div', { class: 'who' }, movesText(g.moves), when ? ` · ${dateText(when, live)}` : '')),

@@ -5,6 +5,7 @@
 import { api } from './api.js';
 import { h, s, fill } from './dom.js';
 import { t, onLang } from './i18n.js';
+import { variantName } from './names.js';
 import { getSession } from './session.js';
 import { challengeBox } from './challenge.js';
 import { games, titleOf, ratingEl, dateText, changeEl, outcomeEl, opponentsEl, movesText } from './ratings.js';
@@ -199,7 +200,7 @@ function recentItem(g, catalog) {
   return h('li', { 'data-id': g.id },
     h('div', { class: 'what' },
       h('strong', {}, g.title || titleOf(catalog, g.game)), ' ',
-      g.variant ? h('span', { class: 'muted small' }, g.variant) : null,
+      g.variant ? h('span', { class: 'muted small' }, variantName(g.game, g.variant)) : null,
       h('div', { class: 'who' }, opponentsEl(g)),
       h('div', { class: 'who' }, date ? dateText(date) : '', g.moves !== undefined ? ` · ${movesText(g.moves)}` : '')),
     h('div', { class: 'end' },

@@ -13,6 +13,7 @@
 import { api, tokens, playerName } from './api.js';
 import { h, fill, toast } from './dom.js';
 import { t, onLang } from './i18n.js';
+import { variantName } from './names.js';
 import { errorText } from './errors.js';
 import { navigate } from './nav.js';
 import { playerPath } from './session.js';
@@ -515,7 +516,7 @@ export class SeeksPanel {
         }, t('seek.accept'));
         return h('li', { 'data-seek': s.id },
           h('div', { class: 'what' },
-            h('strong', {}, this.title(s.game)), ' ', s.variant ? h('span', { class: 'muted small' }, s.variant) : null,
+            h('strong', {}, this.title(s.game)), ' ', s.variant ? h('span', { class: 'muted small' }, variantName(s.game, s.variant)) : null,
             h('div', { class: 'who' },
               who ? h('a', { href: playerPath(who), 'data-link': '' }, s.player || who) : (s.player || t('rt.guest')),
               typeof s.rating === 'number' ? ` (${ratingText(s.rating, s.provisional)})` : '',
