@@ -101,6 +101,7 @@ export class Interaction {
         if (!on) for (const x of Interaction.live) x.wantFocus = false;
       });
     }
+    for (const x of Interaction.live) if (x !== this && (!x.svg || !x.svg.isConnected)) Interaction.live.delete(x);
     Interaction.live.add(this);
     svg.setAttribute('role', 'group');
     const label = this.boardLabel();
