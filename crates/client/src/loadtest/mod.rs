@@ -207,6 +207,14 @@ pub struct LoadReport {
     pub commits: u64,
     /// The server's write groups during the measurement.
     pub write_groups: u64,
+    /// The servers' processor time during the measurement, in seconds
+    /// (`process_cpu_seconds_total` of their `/metrics`, every server's,
+    /// each counted once; none when a server did not tell, or a socket
+    /// failed).
+    pub server_cpu: Option<f64>,
+    /// The moves the servers committed meanwhile (`plateau_moves_total`;
+    /// with `server_cpu`).
+    pub server_moves: u64,
     /// Accounts signed up to play (0: guests).
     pub accounts: usize,
     /// The time it took to sign them up and get their access tokens (part
@@ -361,6 +369,17 @@ impl std::fmt::Display for LoadReport {
                 "server:    {} commits, {:.1} writes per commit",
                 self.commits,
                 self.write_groups as f64 / self.commits as f64
+            )?;
+        }
+        if let Some(cpu) = self.server_cpu
+            && self.server_moves > 0
+        {
+            writeln!(
+                f,
+                "server CPU: {:.2} s for {} moves committed = {:.1} µs a move (its /metrics: user and system, every thread)",
+                cpu,
+                self.server_moves,
+                cpu * 1e6 / self.server_moves as f64
             )?;
         }
         if self.sampled > 0 {
@@ -569,10 +588,21 @@ async fn create_pair(
     Ok((id, t0, t1))
 }
 
-/// The commits and write groups of every server (each address once).
-async fn server_counters(servers: &[SocketAddr]) -> (u64, u64) {
+/// What the servers have counted so far (every server's, each address once).
+#[derive(Clone, Copy, Debug, Default)]
+struct ServerCounters {
+    commits: u64,
+    groups: u64,
+    /// Processor seconds (none if a server did not tell).
+    cpu: Option<f64>,
+    moves: u64,
+}
+
+/// The counters of every server (each address once): the commits and write
+/// groups of `/api/stats`, the processor time and moves of `/metrics`.
+async fn server_counters(servers: &[SocketAddr]) -> ServerCounters {
     let mut seen = Vec::new();
-    let (mut commits, mut groups) = (0, 0);
+    let mut c = ServerCounters { cpu: Some(0.0), ..Default::default() };
     for &addr in servers {
         if seen.contains(&addr) {
             continue;
@@ -580,11 +610,30 @@ async fn server_counters(servers: &[SocketAddr]) -> (u64, u64) {
         seen.push(addr);
         if let Ok(r) = client::get(addr, "/api/stats", None).await {
             let v = r.json();
-            commits += v["commits"].as_u64().unwrap_or(0);
-            groups += v["write_groups"].as_u64().unwrap_or(0);
+            c.commits += v["commits"].as_u64().unwrap_or(0);
+            c.groups += v["write_groups"].as_u64().unwrap_or(0);
+        }
+        let metrics = match client::get(addr, "/metrics", None).await {
+            Ok(r) if r.status == 200 => r.body,
+            _ => String::new(),
+        };
+        match (metric(&metrics, "process_cpu_seconds_total"), metric(&metrics, "plateau_moves_total")) {
+            (Some(cpu), Some(moves)) => {
+                c.cpu = c.cpu.map(|t| t + cpu);
+                c.moves += moves as u64;
+            }
+            _ => c.cpu = None,
         }
     }
-    (commits, groups)
+    c
+}
+
+/// The value of an unlabelled metric in a Prometheus text exposition.
+fn metric(text: &str, name: &str) -> Option<f64> {
+    text.lines().find_map(|l| {
+        let (n, v) = l.split_once(' ')?;
+        if n == name { v.trim().parse().ok() } else { None }
+    })
 }
 
 fn percentile(sorted: &[u32], p: f64) -> Duration {
@@ -661,13 +710,13 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
     let setup = t0.elapsed();
     // Warm up for a second, then measure.
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let (c0, g0) = server_counters(&servers).await;
+    let before = server_counters(&servers).await;
     counters.measuring.store(true, Ordering::Relaxed);
     let start = Instant::now();
     tokio::time::sleep(cfg.duration).await;
     counters.measuring.store(false, Ordering::Relaxed);
     let elapsed = start.elapsed();
-    let (c1, g1) = server_counters(&servers).await;
+    let after = server_counters(&servers).await;
     counters.stop.store(true, Ordering::Relaxed);
     for t in tasks {
         let _ = tokio::time::timeout(Duration::from_secs(40), t).await;
@@ -723,8 +772,13 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
         errors: counters.errors.load(Ordering::Relaxed),
         error_samples: counters.error_samples.lock().map(|s| s.clone()).unwrap_or_default(),
         // A server restarted during the measurement counts from 0 again.
-        commits: if outages == 0 { c1.saturating_sub(c0) } else { 0 },
-        write_groups: if outages == 0 { g1.saturating_sub(g0) } else { 0 },
+        commits: if outages == 0 { after.commits.saturating_sub(before.commits) } else { 0 },
+        write_groups: if outages == 0 { after.groups.saturating_sub(before.groups) } else { 0 },
+        server_cpu: match (before.cpu, after.cpu) {
+            (Some(b), Some(a)) if outages == 0 && a >= b => Some(a - b),
+            _ => None,
+        },
+        server_moves: if outages == 0 { after.moves.saturating_sub(before.moves) } else { 0 },
         accounts,
         accounts_setup,
         rated: cfg.rated,
@@ -830,5 +884,23 @@ mod tests {
         assert!(text.contains("2 reconnects"), "{text}");
         assert!(text.contains("longest until the games moved again 1.50 s"), "{text}");
         assert!(text.contains("0 acknowledged moves lost (200 moves of 2 games"), "{text}");
+    }
+
+    #[test]
+    fn the_report_tells_the_server_cpu_per_move() {
+        let r = LoadReport { server_cpu: Some(2.5), server_moves: 50_000, ..LoadReport::default() };
+        // 2.5 s / 50,000 moves = 50 µs.
+        assert!(r.to_string().contains("server CPU: 2.50 s for 50000 moves committed = 50.0 µs a move"), "{r}");
+        let none = LoadReport { server_cpu: None, server_moves: 50_000, ..LoadReport::default() };
+        assert!(!none.to_string().contains("server CPU"));
+    }
+
+    #[test]
+    fn metrics_are_read_from_the_text_exposition() {
+        let text = "# HELP process_cpu_seconds x\n# TYPE process_cpu_seconds counter\nprocess_cpu_seconds_total 12.5\n\
+                    plateau_moves_total 1000\nplateau_moves_totalx 3\n";
+        assert_eq!(metric(text, "process_cpu_seconds_total"), Some(12.5));
+        assert_eq!(metric(text, "plateau_moves_total"), Some(1000.0));
+        assert_eq!(metric(text, "plateau_commits_total"), None);
     }
 }
