@@ -197,3 +197,49 @@ test('pass and play mixes with computer and remote seats', async () => {
   await ann.context.close();
   await dan.context.close();
 });
+
+test('pass and play without secrets: two Abalone players at one screen, no pass screen, then a rematch', async () => {
+  const p = await newPlayer(env.browser, { name: 'Ann' });
+  const { page } = p;
+  await page.goto(env.server.url + '/');
+  await page.locator('.game-card[data-game="abalone"]').click();
+  await page.locator('select[name="seat-1"]').waitFor();
+  await page.locator('select[name="seat-0"]').selectOption('me');
+  await page.locator('select[name="seat-1"]').selectOption('here');
+  await page.locator('input[name="here-name-1"]').fill('Bob');
+  await page.locator('[data-action="create"]').click();
+  await page.waitForURL(/\/game\//);
+  const id = gameId(page);
+  const y = async (cell) => (await page.locator(`svg.board [data-id="${cell}"]`).boundingBox()).y;
+  for (let ply = 0; ply < 4; ply++) {
+    await until(async () => (await page.locator('.moves li').count()) === ply, `the page to show move ${ply}`);
+    const s = await env.server.api(`/api/games/${id}`);
+    assert.equal(s.to_move, ply % 2);
+    await page.locator('.turn.big.mine').waitFor();
+    assert.match(await page.locator('.turn.big.mine').innerText(), ply % 2 ? /White \(Bob\)/ : /Black \(Ann\)/);
+    // No secret, no pass screen; the board keeps its side (row A at the bottom) for both.
+    assert.equal(await page.locator('[data-pass]:not(.hidden)').count(), 0);
+    assert.ok(await y('a1') > await y('i5'), 'row A at the bottom');
+    await playByClicks(page, env.server, id);
+  }
+  await until(async () => (await page.locator('.moves li').count()) === 4, 'the page to show move 4');
+  // The player to move resigns; the rematch asked once for both seats at this screen.
+  await page.locator('[data-action="resign"]').click();
+  await page.locator('[data-action="resign"].confirm').click();
+  await page.locator('[data-action="rematch"]').click();
+  await page.locator('[data-action="to-rematch"]').click();
+  await page.waitForURL((u) => !u.pathname.endsWith(id));
+  const next = gameId(page);
+  const list = await page.evaluate((gid) => JSON.parse(localStorage.getItem('plateau.local'))[gid], next);
+  assert.equal(list.length, 2);
+  const r = await env.server.api(`/api/games/${next}`);
+  assert.equal(r.status, 'live');
+  assert.equal(r.rematch_of, id);
+  // The seats swapped: Bob plays Black now, at the same screen.
+  assert.deepEqual(r.seats.map((x) => x.player), ['Bob', 'Ann']);
+  await page.locator('.turn.big.mine').waitFor();
+  assert.match(await page.locator('.turn.big.mine').innerText(), /Black \(Bob\)/);
+  await playByClicks(page, env.server, next);
+  assert.deepEqual(p.errors, []);
+  await p.context.close();
+});

@@ -182,7 +182,7 @@ class GamePage {
 
   /** Whether the game hides something from some seats (Kabaleo's colours): the device is then passed behind a screen. */
   get secretive() {
-    return !!(this.draw && this.draw.secret) || (this.st && typeof this.st.dealt === 'boolean');
+    return !!(this.draw && this.draw.secret);
   }
 
   /**
@@ -213,7 +213,7 @@ class GamePage {
       s = await api(`/api/games/${encodeURIComponent(this.id)}`, { token: this.token });
     }
     // A game with secrets starts behind the screen too: whoever holds the device now may not be that player.
-    if (s.status === 'live' && (drawing(s.game).secret || typeof s.dealt === 'boolean')) this.passTo = s.you;
+    if (s.status === 'live' && drawing(s.game).secret) this.passTo = s.you;
     return s;
   }
 
@@ -846,7 +846,9 @@ class GamePage {
     if (!this.st || !this.el) return;
     const s = this.st;
     // A rematch keeps each player's token (in another seat).
-    if (s.rematch && this.token && !tokens.get(s.rematch)) tokens.set(s.rematch, this.token);
+    if (s.rematch && this.token && !tokens.get(s.rematch)) tokens.set(s.rematch, this.ownToken || this.token);
+    // And every seat at this screen keeps its token there too (pass and play).
+    if (s.rematch && this.passAndPlay && localSeats.get(s.rematch).length === 0) localSeats.set(s.rematch, [...this.local.values()]);
     this.el.title.textContent = `${this.draw.title ? this.draw.title(t) : s.title} · ${t('game.variant', { v: variantName(s.game, s.variant) })}`;
     document.title = `${s.title} – Plateau`;
     this.el.boardHeading.textContent = t('a11y.boardHeading');
@@ -931,7 +933,8 @@ class GamePage {
     return {
       you: this.st.you,
       seats: this.st.seats,
-      flip: this.st.you === 1 && this.st.seats.length === 2,
+      // At one screen the board keeps its side whoever plays.
+      flip: this.st.you === 1 && this.st.seats.length === 2 && !this.passAndPlay,
       prev,
       last,
       toMove,
@@ -1128,6 +1131,21 @@ class GamePage {
       return;
     }
     this.confirming = null;
+    if (type === 'rematch' && this.passAndPlay) {
+      // Pass and play: everyone at this screen asks for the rematch, each seat with its own token.
+      const others = [...this.local.entries()].filter(([seat]) => seat !== this.st.you);
+      this.send({ type }).then(async () => {
+        for (const [, token] of others) {
+          try {
+            await api(`/api/games/${encodeURIComponent(this.id)}/action`, { method: 'POST', body: { type }, token });
+          } catch (e) {
+            if (e.code !== 'already_offered' && e.code !== 'rematch_exists') toast(errorText(e), 'error');
+          }
+        }
+        this.renderActions();
+      });
+      return;
+    }
     this.send({ type }).then(() => this.renderActions());
   }
 
