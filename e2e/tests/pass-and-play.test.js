@@ -158,11 +158,21 @@ test('pass and play mixes with computer and remote seats', async () => {
   assert.deepEqual(Object.keys(colour).sort(), ['0', '1']);
   // Two rounds: each local seat plays twice behind its screen; Dan plays on his page; the computer answers.
   let localTurns = 0;
+  let veiled = 0;
   for (let guard = 0; guard < 60 && localTurns < 4; guard++) {
     const s = await env.server.api(`/api/games/${id}`);
     if (s.status !== 'live') break;
     await until(async () => (await ann.page.locator('.moves li').count()) >= s.ply && (await dan.page.locator('.moves li').count()) >= s.ply, `the pages to show move ${s.ply}`);
     if ((await env.server.api(`/api/games/${id}`)).ply !== s.ply) continue;
+    if (s.to_move === 3 || s.to_move === 2) {
+      // While nobody at Ann's screen is to move, her page hides the board and every colour.
+      if (s.ply > 0) {
+        await ann.page.locator('[data-pass]:not(.hidden)').waitFor();
+        assert.equal(await ann.page.locator('svg.board').count(), 0);
+        assert.equal(await ann.page.locator('[data-secret]').count(), 0);
+        veiled += 1;
+      }
+    }
     if (s.to_move === 3) {
       await until(async () => (await dan.page.locator('.turn.mine').count()) > 0, 'Dan\'s turn on his page');
       // Dan's page shows his own colour only, never a local seat's.
@@ -189,6 +199,7 @@ test('pass and play mixes with computer and remote seats', async () => {
     localTurns += 1;
   }
   assert.equal(localTurns, 4);
+  assert.ok(veiled >= 1, `the board hidden on others' turns: ${veiled}`);
   // The other seats saw Ann's page's seats online all along.
   const s = await env.server.api(`/api/games/${id}`);
   assert.ok(s.seats[0].online && s.seats[1].online);
@@ -210,7 +221,11 @@ test('pass and play without secrets: two Abalone players at one screen, no pass 
   await page.locator('[data-action="create"]').click();
   await page.waitForURL(/\/game\//);
   const id = gameId(page);
-  const y = async (cell) => (await page.locator(`svg.board [data-id="${cell}"]`).boundingBox()).y;
+  // Whether row A is drawn below row I (read in one go: the board is drawn anew at each turn).
+  const aBelowI = () => page.evaluate(() => {
+    const y = (c) => document.querySelector(`svg.board [data-id="${c}"]`).getBoundingClientRect().y;
+    return y('a1') > y('i5');
+  });
   for (let ply = 0; ply < 4; ply++) {
     await until(async () => (await page.locator('.moves li').count()) === ply, `the page to show move ${ply}`);
     const s = await env.server.api(`/api/games/${id}`);
@@ -219,7 +234,7 @@ test('pass and play without secrets: two Abalone players at one screen, no pass 
     assert.match(await page.locator('.turn.big.mine').innerText(), ply % 2 ? /White \(Bob\)/ : /Black \(Ann\)/);
     // No secret, no pass screen; the board keeps its side (row A at the bottom) for both.
     assert.equal(await page.locator('[data-pass]:not(.hidden)').count(), 0);
-    assert.ok(await y('a1') > await y('i5'), 'row A at the bottom');
+    assert.ok(await aBelowI(), 'row A at the bottom');
     await playByClicks(page, env.server, id);
   }
   await until(async () => (await page.locator('.moves li').count()) === 4, 'the page to show move 4');

@@ -17,6 +17,9 @@ import { GameAnalysis } from './analysis.js';
 
 const BACKOFF = [250, 1000, 2000, 4000, 8000];
 
+/** Pass and play, games with secrets: the board hidden while no seat of this screen is to move. */
+const VEIL = -1;
+
 /**
  * The socket of a seat held at this screen that is not the one shown (pass
  * and play): it keeps the seat present at the table (so that nobody may
@@ -225,7 +228,23 @@ class GamePage {
   followTurn() {
     const s = this.st;
     if (!this.passAndPlay || !s || s.status !== 'live' || typeof s.to_move !== 'number') return;
-    if (!this.local.has(s.to_move) || s.to_move === s.you || this.switching === s.to_move) return;
+    if (!this.local.has(s.to_move)) {
+      // Others play (a computer, a remote player): in a game with secrets the
+      // last local player's view is hidden meanwhile (the device may change hands).
+      if (this.secretive && this.passTo === null && this.switching === undefined) {
+        this.passTo = VEIL;
+        this.render();
+      }
+      return;
+    }
+    if (s.to_move === s.you) {
+      if (this.passTo === VEIL) {
+        this.passTo = s.you;
+        this.render();
+      }
+      return;
+    }
+    if (this.switching === s.to_move) return;
     const seat = s.to_move;
     this.switching = seat;
     this.token = this.local.get(seat);
@@ -439,6 +458,8 @@ class GamePage {
     if (first || !this.root.querySelector('.game')) this.layout();
     this.clocks.set(s.clock, s.clocks, s.clock_running);
     if (s.status !== 'live') this.passTo = null;
+    // The game starts (its last seat taken): the colours are dealt now, behind the screen.
+    if (before && before.status === 'open' && s.status === 'live' && this.passAndPlay && this.secretive) this.passTo = VEIL;
     this.render();
     if (!this.prevLive && s.ply > 0) this.loadPrevLive();
     this.followTurn();
@@ -473,6 +494,7 @@ class GamePage {
       this.noteTurn(e);
     }
     const wasFinished = s.status === 'finished';
+    const wasOpen = s.status === 'open';
     Object.assign(s, {
       version: m.version, ply: m.ply, status: m.status, to_move: m.to_move,
       draw_offers: m.draw_offers || [], view: m.view,
@@ -500,6 +522,7 @@ class GamePage {
     if (this.history.length !== s.ply) this.fetchHistory();
     this.clocks.set(s.clock, s.clocks, s.clock_running);
     if (s.status !== 'live') this.passTo = null;
+    if (wasOpen && s.status === 'live' && this.passAndPlay && this.secretive) this.passTo = VEIL;
     this.render();
     if (moves || undone) moveSound();
     for (const e of evs) if (e.kind !== 'move') this.announce(e);
@@ -801,6 +824,13 @@ class GamePage {
     fill(this.el.board);
     fill(this.el.secret);
     fill(this.el.bar);
+    if (this.passTo === VEIL) {
+      const mover = this.st.to_move;
+      fill(this.el.pass,
+        h('h2', { class: 'pass-title' }, t('pass.veil')),
+        h('p', {}, typeof mover === 'number' ? t('pass.veilHelp', { who: this.seatLabel(mover) }) : ''));
+      return true;
+    }
     const who = this.seatLabel(this.passTo);
     const ready = this.st.you === this.passTo;
     const button = h('button', { type: 'button', class: 'primary big', 'data-action': 'pass-ready', disabled: !ready, onclick: () => this.confirmPass() },
