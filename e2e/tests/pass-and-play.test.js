@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, newPlayer, until, shot } from '../lib.js';
+import { serverAndBrowser, newPlayer, until, shot, signUp } from '../lib.js';
 
 const env = serverAndBrowser();
 
@@ -255,6 +255,34 @@ test('pass and play without secrets: two Abalone players at one screen, no pass 
   await page.locator('.turn.big.mine').waitFor();
   assert.match(await page.locator('.turn.big.mine').innerText(), /Black \(Bob\)/);
   await playByClicks(page, env.server, next);
+  assert.deepEqual(p.errors, []);
+  await p.context.close();
+});
+
+test('pass and play when logged in: the account holds its seat, the others at the screen are guests', async () => {
+  const p = await newPlayer(env.browser);
+  const { page } = p;
+  await signUp(p, env.server.url, 'hostess');
+  await page.goto(env.server.url + '/');
+  await page.locator('.game-card[data-game="colorito"]').click();
+  await page.locator('select[name="seat-1"]').waitFor();
+  await page.locator('select[name="seat-0"]').selectOption('me');
+  await page.locator('select[name="seat-1"]').selectOption('here');
+  await page.locator('[data-action="create"]').click();
+  await page.waitForURL(/\/game\//);
+  const id = gameId(page);
+  const s = await env.server.api(`/api/games/${id}`);
+  assert.equal(s.status, 'live');
+  assert.equal(s.rated, false);
+  assert.equal(s.seats[0].account, 'hostess');
+  assert.ok(!s.seats[1].account, 'the other seat is a guest\'s');
+  assert.equal(s.seats[1].player, 'Player 2');
+  // Both seats are played from this page.
+  for (let ply = 0; ply < 2; ply++) {
+    await until(async () => (await page.locator('.moves li').count()) === ply, `the page to show move ${ply}`);
+    await page.locator('.turn.big.mine').waitFor();
+    await playByClicks(page, env.server, id);
+  }
   assert.deepEqual(p.errors, []);
   await p.context.close();
 });

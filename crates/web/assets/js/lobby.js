@@ -186,8 +186,13 @@ class Lobby {
         const list = [r.token];
         for (const i of here) {
           const who = (this.localNames[i] || '').trim() || t('lobby.hereName', { n: i + 1 });
-          const j = await api(`/api/games/${encodeURIComponent(r.id)}/join`, { method: 'POST', body: { seat: i, name: who.slice(0, 40) }, guest: true });
-          list.push(j.token);
+          try {
+            const j = await api(`/api/games/${encodeURIComponent(r.id)}/join`, { method: 'POST', body: { seat: i, name: who.slice(0, 40) }, guest: true });
+            list.push(j.token);
+          } catch (e) {
+            // The game exists: go to it all the same (the seat stays open, to be taken from its page).
+            toast(errorText(e), 'error');
+          }
         }
         localSeats.set(r.id, list);
       }
