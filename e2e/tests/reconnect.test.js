@@ -42,6 +42,13 @@ test('the page reconnects by itself after the server is killed and restarted', a
   await playAnyByClicks(p);
   await until(() => p.state.ply === 4, 'the computer to answer after the restart');
   assert.equal(await p.page.locator('.moves li').count(), 4);
+  // The browser goes offline (a phone in a tunnel): said at once, then back.
+  await p.context.setOffline(true);
+  await banner.waitFor();
+  assert.ok(await p.page.locator('svg.board').isVisible());
+  await p.context.setOffline(false);
+  await p.page.locator('.conn[data-state="open"]').waitFor({ timeout: 20000 });
+  await banner.waitFor({ state: 'hidden' });
   assert.deepEqual(p.errors, []);
   await p.context.close();
 });

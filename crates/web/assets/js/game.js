@@ -42,9 +42,11 @@ class SeatLink {
     const ws = new WebSocket(`${proto}://${location.host}/api/games/${encodeURIComponent(this.id)}/ws`);
     this.ws = ws;
     ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', token: this.token, gestures: false }));
-    ws.onmessage = () => {
+    ws.onmessage = (e) => {
       this.lastHeard = Date.now();
       this.attempt = 0;
+      // A token the server no longer knows: nothing to keep present.
+      if (typeof e.data === 'string' && e.data.includes('"bad_token"')) this.stop();
     };
     ws.onclose = () => {
       if (this.ws !== ws || this.stopped) return;
@@ -135,6 +137,11 @@ class GamePage {
     document.addEventListener('keydown', this.keys);
     this.onOnline = () => this.reconnectSoon(0);
     window.addEventListener('online', this.onOnline);
+    // The browser knows it is offline: say so at once (the socket may take a while to notice).
+    this.onOffline = () => {
+      if (this.conn === 'open') this.setConn('reconnecting');
+    };
+    window.addEventListener('offline', this.onOffline);
     this.clocks = new GameClocks(this.root, { onTick: (seat, ms) => this.tick(seat, ms) });
     this.sound = soundSwitch();
     this.unSession = onSession((a) => {
@@ -176,6 +183,7 @@ class GamePage {
     for (const l of this.links) l.stop();
     document.removeEventListener('keydown', this.keys);
     window.removeEventListener('online', this.onOnline);
+    window.removeEventListener('offline', this.onOffline);
   }
 
   /** Whether several seats of this game are played at this screen. */
