@@ -242,3 +242,22 @@ test('the French lobby names variants, options and values in French', async () =
   assert.deepEqual(p.errors, []);
   await p.context.close();
 });
+
+test('the lobby\'s lists by keyboard: one tab stop, the arrows between the tabs', async () => {
+  const p = await newPlayer(env.browser);
+  const { page } = p;
+  await page.goto(env.server.url + '/');
+  await page.locator('[data-tab="open"]').waitFor();
+  await tabTo(page, '[role="tab"][aria-selected="true"]');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.tab), 'open');
+  assert.ok(await focusVisible(page));
+  await page.keyboard.press('ArrowRight');
+  await page.locator('[data-tab="live"][aria-selected="true"]').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.tab), 'live');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.locator('[data-tab="finished"][aria-selected="true"]').waitFor();
+  assert.equal(await page.locator('[role="tab"][tabindex="0"]').count(), 1);
+  assert.deepEqual(p.errors, []);
+  await p.context.close();
+});

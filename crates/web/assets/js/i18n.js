@@ -491,6 +491,7 @@ const en = {
 
   // Pass and play, keyboard and screen readers, the lost connection (issue 22).
   'lobby.here': 'Another player at this screen',
+  'lobby.games': 'Games',
   'lobby.hereName': 'Player {n}',
   'lobby.hereNameOf': 'Name of the player of {seat} (at this screen)',
   'lobby.ratedHere': 'A game played by several people at one screen is casual.',
@@ -1051,6 +1052,7 @@ const fr = {
   'err.illegal_move': 'Ce coup n’est pas permis ici.',
 
   'lobby.here': 'Un autre joueur devant cet écran',
+  'lobby.games': 'Parties',
   'lobby.hereName': 'Joueur {n}',
   'lobby.hereNameOf': 'Nom du joueur de {seat} (devant cet écran)',
   'lobby.ratedHere': 'Une partie à plusieurs devant un même écran est amicale.',

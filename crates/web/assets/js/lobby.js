@@ -398,10 +398,28 @@ class Lobby {
 
   renderLists() {
     if (!this.listBox) return;
-    const tabs = h('div', { class: 'tabs', role: 'tablist' },
+    // A tab that had the focus keeps it when the lists are drawn anew (every 10 s, and after a choice).
+    const active = document.activeElement;
+    const tabFocused = !!active && this.listBox.contains(active) && active.getAttribute('role') === 'tab';
+    const order = ['open', 'live', 'finished'];
+    const choose = (k, focus) => {
+      this.tab = k;
+      this.renderLists();
+      this.loadLists(k);
+      if (focus) this.listBox.querySelector(`[data-tab="${k}"]`).focus();
+    };
+    const tabs = h('div', { class: 'tabs', role: 'tablist', 'aria-label': t('lobby.games') },
       [['open', 'lobby.tabOpen'], ['live', 'lobby.tabLive'], ['finished', 'lobby.tabFinished']].map(([k, key]) => h('button', {
         type: 'button', role: 'tab', 'aria-selected': String(this.tab === k), 'data-tab': k,
-        onclick: () => { this.tab = k; this.renderLists(); this.loadLists(k); },
+        // One tab in the Tab order; the arrows go from tab to tab.
+        tabindex: this.tab === k ? '0' : '-1',
+        onclick: () => choose(k, false),
+        onkeydown: (e) => {
+          const d = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+          if (!d) return;
+          e.preventDefault();
+          choose(order[(order.indexOf(k) + d + order.length) % order.length], true);
+        },
       }, `${t(key)} (${this.lists[k].length}${this.next[k] ? '+' : ''})`)));
     const games = this.lists[this.tab];
     const list = h('ul', { class: 'games-list', 'data-list': this.tab });
@@ -410,6 +428,7 @@ class Lobby {
     fill(this.listBox, tabs,
       games.length ? list : h('p', { class: 'muted' }, t(empty)),
       this.next[this.tab] ? h('button', { type: 'button', onclick: () => this.more(this.tab) }, t('lobby.more')) : null);
+    if (tabFocused) this.listBox.querySelector(`[data-tab="${this.tab}"]`).focus();
   }
 
   gameItem(gm) {
