@@ -925,8 +925,9 @@ class GamePage {
     if (!s || !this.chat) return;
     const me = s.you !== null && s.you !== undefined;
     const people = s.seats.filter((x) => x.kind !== 'computer').length;
-    // A seat alone with computers has nobody to talk to.
-    this.chat.el.hidden = me && people < 2;
+    // A seat alone with computers has nobody to talk to; nor have players all at one screen.
+    const remote = s.seats.filter((x, i) => x.kind !== 'computer' && !this.local.has(i)).length;
+    this.chat.el.hidden = me && (people < 2 || (this.passAndPlay && remote === 0));
     if (me) this.chat.setRoom('players', true);
     else if (this.account) this.chat.setRoom('spectators', true);
     else this.chat.setRoom('spectators', false, 'chat.logIn');
