@@ -83,6 +83,15 @@ struct LegalFrame {
     targets: Vec<String>,
 }
 
+/// [`LegalFrame`], borrowed from the rules' list.
+#[derive(Serialize)]
+struct LegalRef<'a> {
+    #[serde(rename = "move")]
+    mv: &'a str,
+    select: &'a [String],
+    targets: &'a [String],
+}
+
 /// Everything a reader may know of a game (the `state`).
 #[derive(Serialize)]
 struct StateFrame<'a> {
@@ -131,15 +140,17 @@ struct StateFrame<'a> {
     movers: Option<Vec<Seat>>,
 }
 
-/// An update, as one reader gets it: the part the same for everyone, then
-/// the reader's view and, for the seat to decide, its legal moves, each
-/// serialized once per game and change.
+/// The part of an update the same for every reader (everything but the
+/// view and the legal moves), serialized once per change: each reader's
+/// frame is this text with its view and legal moves spliced in
+/// ([`update_text`]).
 #[derive(Serialize)]
-pub(super) struct UpdateFrame<'a> {
+pub(super) struct UpdateHead<'a> {
     #[serde(rename = "type")]
     pub ty: &'static str,
     pub version: u64,
-    pub events: &'a [Value],
+    /// The events, serialized once ([`events_text`]).
+    pub events: &'a serde_json::value::RawValue,
     pub ply: usize,
     pub status: Status,
     pub to_move: Option<Seat>,
@@ -159,11 +170,51 @@ pub(super) struct UpdateFrame<'a> {
     pub seats: Option<&'a [SeatFrame<'a>]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rematch: Option<&'a str>,
-    pub view: &'a serde_json::value::RawValue,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub legal: Option<&'a serde_json::value::RawValue>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub legal_moves: Option<&'a serde_json::value::RawValue>,
+}
+
+/// One reader's update: the shared `head` (a JSON object, as serialized)
+/// with the reader's `view` and, for the seat to decide, its `legal`
+/// gestures and `legal_moves` (each already JSON text) added as its last
+/// fields. Nothing is parsed or serialized again: the frame is the texts
+/// joined.
+pub(super) fn update_text(head: &str, view: &str, legal: Option<&str>, legal_moves: Option<&str>) -> String {
+    let body = head.strip_suffix('}').unwrap_or(head);
+    let mut s = String::with_capacity(
+        body.len() + view.len() + legal.map_or(0, |l| l.len() + 10) + legal_moves.map_or(0, |l| l.len() + 16) + 10,
+    );
+    s.push_str(body);
+    // The head always has fields (its type first): the view follows a comma.
+    s.push_str(",\"view\":");
+    s.push_str(view);
+    if let Some(l) = legal {
+        s.push_str(",\"legal\":");
+        s.push_str(l);
+    }
+    if let Some(l) = legal_moves {
+        s.push_str(",\"legal_moves\":");
+        s.push_str(l);
+    }
+    s.push('}');
+    s
+}
+
+/// Events as clients get them ([`event_json`]'s form), as one JSON array's
+/// text, serialized straight from the rows.
+pub(super) fn events_text(rows: &[EventRow]) -> String {
+    let frames: Vec<EventFrame<'_>> = rows
+        .iter()
+        .map(|e| {
+            let (mv, data) = match e.kind {
+                EventKind::Move => (Some(e.data.as_str()), serde_json::Map::new()),
+                _ => match serde_json::from_str::<Value>(&e.data) {
+                    Ok(Value::Object(data)) => (None, data),
+                    _ => (None, serde_json::Map::new()),
+                },
+            };
+            EventFrame { version: e.version, kind: e.kind, at: e.at, seat: e.seat, mv, data }
+        })
+        .collect();
+    serde_json::to_string(&frames).unwrap_or_else(|_| "[]".into())
 }
 
 impl Table {
@@ -284,6 +335,26 @@ impl Table {
         (Value::Array(moves), serde_json::to_value(legal).unwrap_or(Value::Null))
     }
 
+    /// The legal moves in notation as JSON text, and, with `with_gestures`,
+    /// how each is made by pointing, serialized straight from the rules'
+    /// lists (for updates: no JSON tree is built).
+    pub(super) fn legal_texts(&self, with_gestures: bool) -> (String, Option<String>) {
+        if !with_gestures {
+            let moves = catch(|| self.m.legal_moves()).unwrap_or_default();
+            return (serde_json::to_string(&moves).unwrap_or_else(|_| "[]".into()), None);
+        }
+        let gestures = catch(|| self.m.legal_gestures()).unwrap_or_default();
+        let moves: Vec<&str> = gestures.iter().map(|(m, _)| m.as_str()).collect();
+        let legal: Vec<LegalRef<'_>> = gestures
+            .iter()
+            .map(|(mv, g)| LegalRef { mv: mv.as_str(), select: &g.select, targets: &g.targets })
+            .collect();
+        (
+            serde_json::to_string(&moves).unwrap_or_else(|_| "[]".into()),
+            Some(serde_json::to_string(&legal).unwrap_or_else(|_| "[]".into())),
+        )
+    }
+
     pub(super) fn record_json(&self, seat: Option<Seat>) -> Value {
         let Ok(rec) = catch(|| self.m.record(self.reader(seat))) else {
             return json!({ "text": "", "tags": [], "moves": [], "movers": [], "result": null });
@@ -344,6 +415,73 @@ mod tests {
         assert_eq!(event_json(&e), json!({"version": 4, "kind": "join", "seat": 0, "player": "Ann", "at": 8}));
         let e = EventRow { version: 5, kind: EventKind::GameOver, seat: None, data: "{}".into(), at: 9 };
         assert_eq!(event_json(&e), json!({"version": 5, "kind": "game_over", "at": 9}));
+    }
+
+    #[test]
+    fn events_serialized_straight_are_their_public_form() {
+        let rows = vec![
+            EventRow { version: 3, kind: EventKind::Move, seat: Some(0), data: "a1b2".into(), at: 7 },
+            EventRow { version: 4, kind: EventKind::Join, seat: Some(1), data: r#"{"player":"Ann"}"#.into(), at: 8 },
+            EventRow { version: 5, kind: EventKind::GameOver, seat: None, data: r#"{"result":"1-0"}"#.into(), at: 9 },
+        ];
+        let text = events_text(&rows);
+        assert_eq!(
+            serde_json::from_str::<Value>(&text).unwrap(),
+            json!([
+                {"version": 3, "kind": "move", "seat": 0, "move": "a1b2", "at": 7},
+                {"version": 4, "kind": "join", "seat": 1, "player": "Ann", "at": 8},
+                {"version": 5, "kind": "game_over", "result": "1-0", "at": 9},
+            ])
+        );
+        assert_eq!(events_text(&[]), "[]");
+    }
+
+    #[test]
+    fn an_update_is_the_shared_head_with_the_readers_parts() {
+        let events = serde_json::value::RawValue::from_string(r#"[{"version":2}]"#.into()).unwrap();
+        let head = UpdateHead {
+            ty: "update",
+            version: 2,
+            events: &events,
+            ply: 1,
+            status: Status::Live,
+            to_move: Some(1),
+            draw_offers: &[],
+            takeback_offers: &[0],
+            spectators: 2,
+            dealt: true,
+            clocks: Some(&[1000, 2000]),
+            clock_running: Some(1),
+            result: None,
+            seats: None,
+            rematch: None,
+        };
+        let head = serde_json::to_string(&head).unwrap();
+        let common = json!({
+            "type": "update", "version": 2, "events": [{"version": 2}], "ply": 1, "status": "live", "to_move": 1,
+            "draw_offers": [], "takeback_offers": [0], "spectators": 2, "dealt": true, "clocks": [1000, 2000],
+            "clock_running": 1,
+        });
+        let with = |extra: Value| {
+            let mut v = common.clone();
+            for (k, x) in extra.as_object().unwrap() {
+                v[k] = x.clone();
+            }
+            v
+        };
+        let parse = |t: String| serde_json::from_str::<Value>(&t).unwrap();
+        // A spectator, or the seat that just moved: the view alone.
+        assert_eq!(parse(update_text(&head, r#"{"b":[1,2]}"#, None, None)), with(json!({"view": {"b": [1, 2]}})));
+        // The seat to decide: its legal moves, with gestures if it asked.
+        assert_eq!(
+            parse(update_text(&head, "3", None, Some(r#"["a1","b2"]"#))),
+            with(json!({"view": 3, "legal_moves": ["a1", "b2"]}))
+        );
+        let t = update_text(&head, "3", Some(r#"[{"move":"a1","select":[],"targets":["a1"]}]"#), Some(r#"["a1"]"#));
+        assert_eq!(
+            parse(t),
+            with(json!({"view": 3, "legal": [{"move": "a1", "select": [], "targets": ["a1"]}], "legal_moves": ["a1"]}))
+        );
     }
 
     #[test]

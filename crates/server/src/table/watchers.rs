@@ -3,7 +3,7 @@
 
 use serde_json::value::RawValue;
 
-use super::frames::UpdateFrame;
+use super::frames::{UpdateHead, events_text, update_text};
 use super::*;
 
 impl Table {
@@ -147,8 +147,14 @@ impl Table {
 
     /// Record events whose effects are already in the match and the clocks
     /// (a replica rebuilt from the database), and broadcast them.
+    ///
+    /// Each frame is made once per audience: the part the same for every
+    /// reader is serialized once, each different view once (one for all
+    /// in a game without hidden information), the legal moves once and only
+    /// for the seat that must decide; a reader's frame is those texts
+    /// joined, and readers with the same seat and form share one buffer.
     pub(super) fn broadcast(&mut self, rows: Vec<EventRow>, seats_changed: bool) {
-        let evs: Vec<Value> = rows.iter().map(event_json).collect();
+        let events = if self.subs.is_empty() { None } else { Some(events_text(&rows)) };
         for r in rows {
             if r.kind.changes_position() {
                 self.pos_version = r.version;
@@ -156,68 +162,65 @@ impl Table {
             self.version = r.version;
             self.events.push(r);
         }
-        if self.subs.is_empty() {
-            return;
-        }
-        // What every reader gets alike, computed once.
+        let Some(events) = events else { return };
+        let Ok(events) = RawValue::from_string(events) else { return };
+        // What every reader gets alike, serialized once.
         let result = (self.row.status == Status::Finished).then(|| self.result_json());
         let seat_frames = seats_changed.then(|| self.seat_frames());
-        let raw = |v: Value| serde_json::value::to_raw_value(&v).ok();
+        let to_move = self.to_move();
+        let clocks = self.clocks.as_ref().map(|c| c.at(now_ms()));
+        let head = UpdateHead {
+            ty: "update",
+            version: self.version,
+            events: &events,
+            ply: self.m.ply(),
+            status: self.row.status,
+            to_move,
+            draw_offers: &self.draw_offers,
+            takeback_offers: &self.takeback_offers,
+            spectators: self.spectators(),
+            dealt: self.dealt(),
+            clocks: clocks.as_deref(),
+            clock_running: self.clocks.as_ref().and_then(|c| c.running()),
+            result: result.as_ref(),
+            seats: seat_frames.as_deref(),
+            rematch: self.row.rematch.as_deref(),
+        };
+        let Ok(head) = serde_json::to_string(&head) else { return };
+        let text = |v: Value| serde_json::to_string(&v).unwrap_or_else(|_| "null".into());
         // A game without hidden information (or not dealt yet) shows everyone
         // the same view.
-        let shared_view =
-            if !self.m.info().hidden || !self.dealt() { raw(view_of(&*self.m, Reader::Spectator)) } else { None };
-        let to_move = self.to_move();
-        let now = now_ms();
-        let clocks = self.clocks.as_ref().map(|c| c.at(now));
-        let clock_running = self.clocks.as_ref().and_then(|c| c.running());
-        let mut legal: Option<Box<RawValue>> = None;
-        let mut gestures: Option<Box<RawValue>> = None;
+        let shared_view = if !self.m.info().hidden || !self.dealt() {
+            Some(text(view_of(&*self.m, Reader::Spectator)))
+        } else {
+            None
+        };
+        // The decider's legal moves, made when first needed.
+        let mut legal: Option<(String, Option<String>)> = None;
         let mut cache: Vec<((Option<Seat>, bool), Utf8Bytes)> = Vec::new();
         let mut dead = Vec::new();
         for i in 0..self.subs.len() {
             let seat = self.subs[i].seat;
-            let with_gestures = self.subs[i].gestures;
-            let key = (seat, with_gestures);
+            let deciding = seat.is_some() && seat == to_move;
+            // Only the decider's frame depends on the form it asked for.
+            let key = (seat, deciding && self.subs[i].gestures);
             let frame = match cache.iter().find(|(k, _)| *k == key) {
                 Some((_, f)) => f.clone(),
                 None => {
                     let own_view = match &shared_view {
                         Some(_) => None,
-                        None => raw(view_of(&*self.m, reader_of(seat))),
+                        None => Some(text(view_of(&*self.m, reader_of(seat)))),
                     };
-                    let Some(view) = shared_view.as_deref().or(own_view.as_deref()) else { continue };
-                    let deciding = seat.is_some() && seat == to_move;
-                    if deciding && with_gestures && gestures.is_none() {
-                        let (m, g) = self.legal_json(true);
-                        legal = raw(m);
-                        gestures = raw(g);
+                    let view = shared_view.as_deref().or(own_view.as_deref()).unwrap_or("null");
+                    let with_gestures = key.1;
+                    if deciding && (legal.is_none() || with_gestures && legal.as_ref().is_some_and(|l| l.1.is_none())) {
+                        legal = Some(self.legal_texts(with_gestures));
                     }
-                    if deciding && legal.is_none() {
-                        legal = raw(self.legal_json(false).0);
-                    }
-                    let update = UpdateFrame {
-                        ty: "update",
-                        version: self.version,
-                        events: &evs,
-                        ply: self.m.ply(),
-                        status: self.row.status,
-                        to_move,
-                        draw_offers: &self.draw_offers,
-                        takeback_offers: &self.takeback_offers,
-                        spectators: self.spectators(),
-                        dealt: self.dealt(),
-                        clocks: clocks.as_deref(),
-                        clock_running,
-                        result: result.as_ref(),
-                        seats: seat_frames.as_deref(),
-                        rematch: self.row.rematch.as_deref(),
-                        view,
-                        legal: if deciding && with_gestures { gestures.as_deref() } else { None },
-                        legal_moves: if deciding { legal.as_deref() } else { None },
+                    let (moves, gestures) = match (&legal, deciding) {
+                        (Some((m, g)), true) => (Some(m.as_str()), if with_gestures { g.as_deref() } else { None }),
+                        _ => (None, None),
                     };
-                    let Ok(text) = serde_json::to_string(&update) else { continue };
-                    let f = Utf8Bytes::from(text);
+                    let f = Utf8Bytes::from(update_text(&head, view, gestures, moves));
                     cache.push((key, f.clone()));
                     f
                 }
