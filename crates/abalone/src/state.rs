@@ -313,6 +313,14 @@ impl AbaloneState {
         ]
     }
 
+    /// Whether the side to move has a marble next to an empty cell: a
+    /// single-marble step there is legal and pushes nothing.
+    pub fn has_quiet_step(&self) -> bool {
+        let own = self.bb[self.side as usize];
+        let empty = BOARD & !(self.bb[0] | self.bb[1]);
+        DIRS.iter().any(|&d| shift(own, d) & empty != 0)
+    }
+
     /// How many moves of `side` (were it to move) would push a marble off the
     /// board.
     pub fn push_out_count(&self, side: Seat) -> u32 {

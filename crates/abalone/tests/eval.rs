@@ -330,3 +330,24 @@ fn a_side_ahead_pushes_the_next_marble_out() {
     let mut s = board("c3 b2 e5 e6", "a1 e4 f4 g7", "b 3 0");
     assert_eq!(best(&mut s, 2), "c3b2");
 }
+
+/// Quiescence asks whether every legal move is noisy (a push-out); Abalone
+/// answers from its marbles next to empty cells before counting moves. The
+/// answer is the one counting gives, on every playout position.
+#[test]
+fn only_noisy_moves_agrees_with_counting_the_legal_moves() {
+    let (mut moves, mut noisy) = (Vec::new(), Vec::new());
+    let mut with_noisy = 0;
+    for s in playout_positions(600) {
+        s.legal_moves(&mut moves);
+        s.noisy_moves(&mut noisy);
+        let counted = !noisy.is_empty() && noisy.len() == moves.len();
+        assert_eq!(s.only_noisy_moves(&noisy), counted, "{}", plateau_abalone::format_position(&s));
+        if s.has_quiet_step() {
+            // Then some legal move is not a push-out.
+            assert!(moves.iter().any(|m| !noisy.contains(m)), "{}", plateau_abalone::format_position(&s));
+        }
+        with_noisy += !noisy.is_empty() as usize;
+    }
+    assert!(with_noisy >= 20, "only {with_noisy} positions with a push-out");
+}

@@ -435,7 +435,7 @@ impl<S: Evaluate> AlphaBeta<S> {
         }
         let mut noisy = std::mem::take(&mut self.buffers[ply]);
         state.noisy_moves(&mut noisy);
-        let forced = !noisy.is_empty() && noisy.len() == state.count_moves();
+        let forced = state.only_noisy_moves(&noisy);
         let mut best = if forced { -INF } else { stand };
         if !forced {
             if stand >= beta {

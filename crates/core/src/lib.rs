@@ -339,6 +339,16 @@ pub trait Evaluate: State {
         out.clear();
     }
 
+    /// Whether every legal move here is noisy, `noisy` being the noisy moves
+    /// as [`Evaluate::noisy_moves`] gave them (a decision in the middle of a
+    /// turn): quiescence search may then not judge the position statically.
+    /// By default it counts the legal moves; a game that can tell faster
+    /// (Abalone: a marble next to an empty cell can always step there
+    /// quietly) says so here. Called at every quiescence node.
+    fn only_noisy_moves(&self, noisy: &[Self::Move]) -> bool {
+        !noisy.is_empty() && noisy.len() == self.count_moves()
+    }
+
     /// A move the game's own planner chooses here by a method it trusts more
     /// than a search with [`Evaluate::evaluate`] (an endgame solver, as chess
     /// engines play from endgame tables at the root), with the number of

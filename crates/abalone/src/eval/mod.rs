@@ -45,4 +45,11 @@ impl Evaluate for AbaloneState {
     fn noisy_moves(&self, out: &mut Vec<Move>) {
         self.push_outs(out);
     }
+
+    /// A marble next to an empty cell can always step there, pushing
+    /// nothing: then not every move is noisy, and the moves need not be
+    /// counted (which was 8.7% of alpha-beta's time).
+    fn only_noisy_moves(&self, noisy: &[Move]) -> bool {
+        !noisy.is_empty() && !self.has_quiet_step() && noisy.len() == self.count()
+    }
 }
