@@ -19,7 +19,6 @@ addStrings({
     'colorito.exact': 'exact: the fewest moves {who} still needed',
     'colorito.bound': 'a bound: {who} needed at least {n} more moves (the search stopped there)',
     'colorito.never': '{who} could never have completed the set',
-    'colorito.target': 'target of {p}',
   },
   fr: {
     'colorito.red': 'Rouge',
@@ -34,7 +33,6 @@ addStrings({
     'colorito.exact': 'exact : le plus petit nombre de coups qu’il manquait à {who}',
     'colorito.bound': 'une borne : il manquait au moins {n} coups à {who} (la recherche s’est arrêtée là)',
     'colorito.never': '{who} n’aurait jamais pu compléter sa série',
-    'colorito.target': 'arrivée de {p}',
     'cat.colorito.summary': 'Amenez vos vingt pions numérotés sur leurs cases d’arrivée, en sautant.',
     'cat.colorito.variant.standard': 'Le jeu complet : une case accueille un pion par sa couleur ou son numéro.',
     'cat.colorito.variant.just-colours': 'Pour débuter : les numéros sont ignorés ; un pion va sur n’importe quelle case de sa couleur dans sa rangée d’arrivée.',
