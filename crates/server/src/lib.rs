@@ -94,6 +94,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use tokio::sync::oneshot;
 
+/// A game's per-move path without sockets, for `benches/moves.rs` (not an
+/// API: it may change with the server).
+#[doc(hidden)]
+pub mod bench {
+    pub use crate::table::bench::MoveBench;
+}
+
 pub use error::ApiError;
 pub use listen::ConnLimits;
 pub use players::{check_spec, make_player};

@@ -76,11 +76,21 @@ pub(crate) async fn upgrade(
 const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Send, or fail if the client has not taken the frame in time.
+///
+/// The send is tried once first: a frame the socket's buffer takes at once
+/// (nearly every frame) is sent without arming a timer; only one that must
+/// wait for the client is given its time-out.
 pub(crate) async fn send(socket: &mut WebSocket, m: Message) -> Result<(), ()> {
-    match tokio::time::timeout(SEND_TIMEOUT, socket.send(m)).await {
-        Ok(Ok(())) => Ok(()),
-        _ => Err(()),
-    }
+    let mut sending = std::pin::pin!(socket.send(m));
+    let first = std::future::poll_fn(|cx| std::task::Poll::Ready(sending.as_mut().poll(cx))).await;
+    let r = match first {
+        std::task::Poll::Ready(r) => r,
+        std::task::Poll::Pending => match tokio::time::timeout(SEND_TIMEOUT, sending).await {
+            Ok(r) => r,
+            Err(_) => return Err(()),
+        },
+    };
+    r.map_err(|_| ())
 }
 
 fn text(v: &Value) -> Message {

@@ -28,6 +28,7 @@ pub(crate) use ctx::TableCtx;
 pub(crate) use replica::{Remote, moved};
 
 mod actions;
+pub(crate) mod bench;
 pub(crate) mod chat;
 mod clocks;
 mod computer;
