@@ -99,12 +99,12 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("plan");
     group.bench_function("race end, 7 moves", |b| b.iter(|| plan(black_box(&end), Side::Red, 30_000)));
     group.bench_function("race end, 7 moves, v2", |b| {
-        b.iter(|| plateau_colorito::eval::plan_v2(black_box(&end), Side::Red, 30_000))
+        b.iter(|| plateau_colorito::eval::plan_v2(black_box(&end), Side::Red, 60_000))
     });
     let long = g.position(include_str!("../tests/data/race-end-long.txt")).expect("a valid position");
     group.bench_function("race end, 8 moves", |b| b.iter(|| plan(black_box(&long), Side::Red, 30_000)));
     group.bench_function("race end, 8 moves, v2", |b| {
-        b.iter(|| plateau_colorito::eval::plan_v2(black_box(&long), Side::Red, 30_000))
+        b.iter(|| plateau_colorito::eval::plan_v2(black_box(&long), Side::Red, 60_000))
     });
     group.finish();
 }

@@ -156,17 +156,19 @@ fn v2_plans_beyond_v1s_reach_and_its_plans_are_shortest() {
 }
 
 #[test]
-fn v2_finds_the_same_shortest_plans_as_v1_with_fewer_positions() {
-    // The recorded race ends: 7 and 8 moves (v1's tests above).
+fn v2_finds_the_same_shortest_plans_as_v1_within_its_budget() {
+    // The recorded race ends: 7 and 8 moves (v1's tests above). v2's budget
+    // counts every position whose bound it computes: it needs about 6,700
+    // and 40,000 of them here, within the 60,000 a move allows.
     for (text, n) in [(SHUFFLE, 7), (include_str!("data/race-end-long.txt"), 8)] {
         let s = Colorito::standard().position(text).unwrap();
-        assert_eq!(plateau_colorito::eval::plan_v2(&s, Side::Red, 200_000).map(|p| p.1), Some(n));
-        // Within a budget too small for v1's.
-        // Within a budget too small for v1's (v1 needs 1,200 and 19,800
-        // positions, v2 400 and 1,100).
-        let small = if n == 7 { 400 } else { 1_100 };
-        assert_eq!(plan(&s, Side::Red, small), None);
-        assert_eq!(plateau_colorito::eval::plan_v2(&s, Side::Red, small).map(|p| p.1), Some(n));
+        assert_eq!(plan(&s, Side::Red, 200_000).map(|p| p.1), Some(n));
+        assert_eq!(plateau_colorito::eval::plan_v2(&s, Side::Red, 60_000).map(|p| p.1), Some(n));
+        let (mv, m) = s.planned_move_version(None, 1).expect("v2 plans");
+        assert_eq!(m, n);
+        assert!(s.is_legal(mv));
+        // A budget far below what the plan needs gives up.
+        assert_eq!(plateau_colorito::eval::plan_v2(&s, Side::Red, 1_000), None);
     }
 }
 
@@ -203,4 +205,22 @@ fn alpha_beta_v2_plays_the_longer_plan() {
     let (pv, info) = ab.search(&s, &[]);
     assert_eq!(pv, vec![mv]);
     assert_eq!(info.score, Some(SearchScore::Plan(n)));
+}
+
+#[test]
+fn a_piece_walled_in_by_racing_opponent_pieces_cannot_be_planned_home() {
+    use plateau_colorito::eval::finish_bound;
+    let g = Colorito::standard();
+    // Red's R6 on e5, its eight neighbours held by Blue pieces still racing
+    // (not home): the planner may neither jump over nor land on them (they
+    // may leave), so R6 has no way home. Its bound once looped without end
+    // here (its search for a way grew nothing and never stopped).
+    let blue: Vec<String> = (20..28).map(|id| plateau_colorito::Piece::from_id(id).unwrap().to_string()).collect();
+    let around = ["d4", "e4", "f4", "d5", "f5", "d6", "e6", "f6"];
+    let mut moved: Vec<(&str, &str)> = around.iter().zip(&blue).map(|(c, p)| (*c, p.as_str())).collect();
+    moved.push(("e5", "R6"));
+    let s = place(&g, "red", (30, 30), &refs(&home_except(&moved)));
+    assert!(finish_bound(&s, Side::Red).is_some_and(|b| b > 100), "{:?}", finish_bound(&s, Side::Red));
+    assert_eq!(plateau_colorito::eval::plan_v2(&s, Side::Red, 60_000), None);
+    assert_eq!(s.planned_move_version(None, 1), None);
 }
