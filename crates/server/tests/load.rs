@@ -29,6 +29,10 @@ async fn the_load_tool_plays_and_measures() {
         assert_eq!(report.errors, 0, "{report}");
         assert!(report.moves > 0);
         assert!(report.p50 <= report.p99 && report.p99 <= report.max);
+        // The server's processor time and moves, read from its /metrics.
+        assert!(report.server_moves > 0, "{report}");
+        assert!(report.server_cpu.is_some_and(|c| c > 0.0), "{report}");
+        assert!(report.to_string().contains("server CPU: "), "{report}");
         if report.finished > 0 {
             break;
         }
