@@ -21,8 +21,9 @@ struct EventFrame<'a> {
     data: serde_json::Map<String, Value>,
 }
 
-/// The public form of an event.
-pub(crate) fn event_json(e: &EventRow) -> Value {
+/// An event as clients get it: a move's notation under `move`, other
+/// events' stored fields inline.
+fn event_frame(e: &EventRow) -> EventFrame<'_> {
     let (mv, data) = match e.kind {
         EventKind::Move => (Some(e.data.as_str()), serde_json::Map::new()),
         _ => match serde_json::from_str::<Value>(&e.data) {
@@ -30,8 +31,12 @@ pub(crate) fn event_json(e: &EventRow) -> Value {
             _ => (None, serde_json::Map::new()),
         },
     };
-    let frame = EventFrame { version: e.version, kind: e.kind, at: e.at, seat: e.seat, mv, data };
-    serde_json::to_value(frame).unwrap_or(Value::Null)
+    EventFrame { version: e.version, kind: e.kind, at: e.at, seat: e.seat, mv, data }
+}
+
+/// The public form of an event.
+pub(crate) fn event_json(e: &EventRow) -> Value {
+    serde_json::to_value(event_frame(e)).unwrap_or(Value::Null)
 }
 
 /// A result as clients get it (and as the `game_over` event stores it).
@@ -74,22 +79,18 @@ pub(super) struct SeatFrame<'a> {
     gone_since: Option<i64>,
 }
 
-/// How a legal move is made by pointing.
-#[derive(Serialize)]
-struct LegalFrame {
-    #[serde(rename = "move")]
-    mv: String,
-    select: Vec<String>,
-    targets: Vec<String>,
-}
-
-/// [`LegalFrame`], borrowed from the rules' list.
+/// How a legal move is made by pointing, borrowed from the rules' list.
 #[derive(Serialize)]
 struct LegalRef<'a> {
     #[serde(rename = "move")]
     mv: &'a str,
     select: &'a [String],
     targets: &'a [String],
+}
+
+/// The rules' moves with their gestures, as clients get them.
+fn legal_refs(gestures: &[(String, plateau_core::Gesture)]) -> Vec<LegalRef<'_>> {
+    gestures.iter().map(|(mv, g)| LegalRef { mv: mv.as_str(), select: &g.select, targets: &g.targets }).collect()
 }
 
 /// Everything a reader may know of a game (the `state`).
@@ -201,19 +202,7 @@ pub(super) fn update_text(head: &str, view: &str, legal: Option<&str>, legal_mov
 /// Events as clients get them ([`event_json`]'s form), as one JSON array's
 /// text, serialized straight from the rows.
 pub(super) fn events_text(rows: &[EventRow]) -> String {
-    let frames: Vec<EventFrame<'_>> = rows
-        .iter()
-        .map(|e| {
-            let (mv, data) = match e.kind {
-                EventKind::Move => (Some(e.data.as_str()), serde_json::Map::new()),
-                _ => match serde_json::from_str::<Value>(&e.data) {
-                    Ok(Value::Object(data)) => (None, data),
-                    _ => (None, serde_json::Map::new()),
-                },
-            };
-            EventFrame { version: e.version, kind: e.kind, at: e.at, seat: e.seat, mv, data }
-        })
-        .collect();
+    let frames: Vec<EventFrame<'_>> = rows.iter().map(event_frame).collect();
     serde_json::to_string(&frames).unwrap_or_else(|_| "[]".into())
 }
 
@@ -330,9 +319,7 @@ impl Table {
         }
         let gestures = catch(|| self.m.legal_gestures()).unwrap_or_default();
         let moves = gestures.iter().map(|(m, _)| Value::from(m.as_str())).collect();
-        let legal: Vec<LegalFrame> =
-            gestures.into_iter().map(|(mv, g)| LegalFrame { mv, select: g.select, targets: g.targets }).collect();
-        (Value::Array(moves), serde_json::to_value(legal).unwrap_or(Value::Null))
+        (Value::Array(moves), serde_json::to_value(legal_refs(&gestures)).unwrap_or(Value::Null))
     }
 
     /// The legal moves in notation as JSON text, and, with `with_gestures`,
@@ -345,13 +332,9 @@ impl Table {
         }
         let gestures = catch(|| self.m.legal_gestures()).unwrap_or_default();
         let moves: Vec<&str> = gestures.iter().map(|(m, _)| m.as_str()).collect();
-        let legal: Vec<LegalRef<'_>> = gestures
-            .iter()
-            .map(|(mv, g)| LegalRef { mv: mv.as_str(), select: &g.select, targets: &g.targets })
-            .collect();
         (
             serde_json::to_string(&moves).unwrap_or_else(|_| "[]".into()),
-            Some(serde_json::to_string(&legal).unwrap_or_else(|_| "[]".into())),
+            Some(serde_json::to_string(&legal_refs(&gestures)).unwrap_or_else(|_| "[]".into())),
         )
     }
 
