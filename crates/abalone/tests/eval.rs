@@ -352,12 +352,11 @@ fn only_noisy_moves_agrees_with_counting_the_legal_moves() {
     assert!(with_noisy >= 20, "only {with_noisy} positions with a push-out");
     // A side with no marble next to an empty cell: the answer comes from
     // counting (the lone black marble in the corner, walled in, cannot move).
-    for text in ["5/6/7/8/9/8/7/ww4/bw3 b 0 0"] {
-        let s = pos(text);
-        s.legal_moves(&mut moves);
-        s.noisy_moves(&mut noisy);
-        assert_eq!(s.only_noisy_moves(&noisy), !noisy.is_empty() && noisy.len() == moves.len(), "{text}");
-    }
-    assert!(!pos("5/6/7/8/9/8/7/ww4/bw3 b 0 0").has_quiet_step(), "the walled-in marble has no quiet step");
+    let walled = "5/6/7/8/9/8/7/ww4/bw3 b 0 0";
+    let s = pos(walled);
+    s.legal_moves(&mut moves);
+    s.noisy_moves(&mut noisy);
+    assert_eq!(s.only_noisy_moves(&noisy), !noisy.is_empty() && noisy.len() == moves.len(), "{walled}");
+    assert!(!s.has_quiet_step(), "the walled-in marble has no quiet step");
     assert!(pos("5/6/7/8/9/8/7/ww4/bw3 w 0 0").has_quiet_step());
 }
