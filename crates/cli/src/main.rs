@@ -20,6 +20,13 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Parser, Subcommand};
 use plateau_core::{AnyMatch, Options, Reader, Record, Registry, Setup, Turn};
 
+/// mimalloc rather than the system's allocator: the server's frames and the
+/// computer players' searches allocate many small strings and vectors, and
+/// glibc's `malloc` and `free` were about a tenth of the server's processor
+/// time per move (docs/server.md, "Cost per move").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "plateau", version, about = "Play and study Abalone, Colorito, Kabaleo and Abraxas.")]
 struct Cli {

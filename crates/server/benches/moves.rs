@@ -16,6 +16,10 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use plateau_server::bench::MoveBench;
 
+/// The allocator of the `plateau` binary, which serves the games.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn moves(c: &mut Criterion) {
     for game in ["abalone", "abraxas", "colorito", "kabaleo"] {
         let mut group = c.benchmark_group(game);
