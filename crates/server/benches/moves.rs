@@ -7,14 +7,17 @@
 //!   (SQLite in a temporary file, synchronous `NORMAL`), and the four
 //!   readers' frames made and queued;
 //! - `frames`: the rules and the frames only (the event published as if
-//!   committed).
+//!   committed);
+//! - `commit/K-moves`: the group-commit writer alone, a move of each of K
+//!   of 1,000 stored games queued at once and committed in one transaction.
 //!
 //! `cargo bench -p plateau-server --bench moves`
 
 use std::time::Duration;
 
-use criterion::{Criterion, criterion_group, criterion_main};
-use plateau_server::bench::MoveBench;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use plateau_server::Durability;
+use plateau_server::bench::{CommitBench, MoveBench};
 
 /// The allocator of the `plateau` binary, which serves the games.
 #[global_allocator]
@@ -31,6 +34,18 @@ fn moves(c: &mut Criterion) {
         }
         group.finish();
     }
+    // The writer alone: a move of each of k of 1,000 games in one
+    // transaction (as the group commit makes them under load), synchronous
+    // `NORMAL`; the time is per transaction, the throughput in moves.
+    let mut group = c.benchmark_group("commit");
+    let mut b = CommitBench::new(1000, Durability::Normal).expect("a bench database");
+    for k in [1usize, 4, 16] {
+        group.throughput(Throughput::Elements(k as u64));
+        group.bench_function(format!("{k}-moves"), |bench| {
+            bench.iter_custom(|iters| (0..iters).map(|_| b.step(k)).sum::<Duration>())
+        });
+    }
+    group.finish();
 }
 
 criterion_group! {

@@ -94,10 +94,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use tokio::sync::oneshot;
 
-/// A game's per-move path without sockets, for `benches/moves.rs` (not an
-/// API: it may change with the server).
+/// A game's per-move path without sockets, and the group-commit writer
+/// alone, for `benches/moves.rs` (not an API: it may change with the
+/// server).
 #[doc(hidden)]
 pub mod bench {
+    pub use crate::store::bench::CommitBench;
     pub use crate::table::bench::MoveBench;
 }
 
