@@ -116,6 +116,10 @@
 //!   (7 and 8 moves) in 6,700 and 40,000 positions (1.2 and 29 ms). Counting
 //!   only the positions searched past their bound, as it first did, let one
 //!   plan take seconds where no time limit held (a depth-limited level).
+//! - **The two-piece planner** ([`crate::pair_plan`]), when at most four
+//!   pieces are away and the IDA* planner finds nothing: the last pieces of
+//!   a race with nobody to jump over, brought home by a helper, plans of any
+//!   length found by a breadth-first search over the cells of two pieces.
 
 use plateau_core::Evaluate;
 use plateau_core::weights::Weights;
@@ -295,7 +299,14 @@ impl Evaluate for ColoritoState {
         if self.rules.just_colours || away > PLAN2_GATE {
             return None;
         }
-        helper_plan(self, self.side, PLAN2_NODES, deadline)
+        // The two-piece planner first (a few milliseconds at most), for when
+        // the IDA* planner, whose plans are the shortest, finds none in time.
+        let pairs = if away as usize <= crate::pairs::PAIR_GATE {
+            crate::pairs::pair_plan(self, self.side, deadline)
+        } else {
+            None
+        };
+        helper_plan(self, self.side, PLAN2_NODES, deadline).or(pairs)
     }
 }
 

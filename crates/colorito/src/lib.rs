@@ -117,6 +117,7 @@ mod board;
 mod encode;
 pub mod eval;
 pub mod lessons;
+mod pairs;
 mod render;
 mod rules;
 mod score;
@@ -128,6 +129,7 @@ use plateau_core::{ConfigError, Game, GameInfo, OptionKind, OptionSpec, Seat, Se
 
 pub use board::{Board, BoardError, CELLS, Cell, Colour, PIECES, Piece, SIZE, STANDARD_BOARD, Side};
 pub use eval::EVAL_MOVE;
+pub use pairs::pair_plan;
 pub use score::{Score, min_moves, plan};
 pub use state::{ColoritoState, ColoritoUndo, ColoritoView, Move, PerSide, PositionError, ScoreView};
 

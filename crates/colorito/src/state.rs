@@ -141,6 +141,22 @@ impl Status {
     }
 }
 
+/// Where piece `p` standing on `from` may end a move when the pieces stand
+/// on `occ` (`from` included) and those on `walls` cannot be jumped over:
+/// steps onto welcoming empty neighbours, and every welcoming end of a chain
+/// of jumps from `from` or from an empty neighbour (a welcoming one when
+/// strict), found by one flood fill.
+#[inline]
+pub(crate) fn reach(r: &Rules, p: usize, from: usize, occ: u128, walls: u128) -> u128 {
+    let me = 1u128 << from;
+    let occ = occ & !me;
+    let empty = BOARD & !occ;
+    let welcome = r.welcome[p];
+    let steps = NEIGHBOURS[from] & empty;
+    let seeds = me | if r.strict { steps & welcome } else { steps };
+    (steps | jump_closure(seeds, occ & !walls, empty)) & welcome & !me
+}
+
 /// What [`ColoritoState::apply`] returns to undo the move: the status before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ColoritoUndo(Status);
@@ -325,14 +341,7 @@ impl ColoritoState {
         if p == NONE {
             return 0;
         }
-        let r = &*self.rules;
-        let me = 1u128 << from;
-        let occ = (self.occ[0] | self.occ[1]) & !me;
-        let empty = BOARD & !occ;
-        let welcome = r.welcome[p as usize];
-        let steps = NEIGHBOURS[from] & empty;
-        let seeds = me | if r.strict { steps & welcome } else { steps };
-        (steps | jump_closure(seeds, occ & !walls, empty)) & welcome & !me
+        reach(&self.rules, p as usize, from, self.occ[0] | self.occ[1], walls)
     }
 
     /// The cells a piece may end its move on, as cells.

@@ -106,17 +106,31 @@ pub fn naive_targets(
     strict: bool,
     from: Cell,
 ) -> BTreeSet<Cell> {
+    naive_targets_over(game, s, just_colours, strict, from, &|_| true)
+}
+
+/// [`naive_targets`] where only the pieces on cells `jumpable` accepts may be
+/// jumped over (the others are obstacles all the same).
+pub fn naive_targets_over(
+    game: &Colorito,
+    s: &ColoritoState,
+    just_colours: bool,
+    strict: bool,
+    from: Cell,
+    jumpable: &dyn Fn(Cell) -> bool,
+) -> BTreeSet<Cell> {
     let p = s.piece_at(from).expect("a piece");
     let occupied = |c: Cell| c != from && s.piece_at(c).is_some();
     let mut ends = BTreeSet::new();
-    fn chain(c: Cell, occupied: &dyn Fn(Cell) -> bool, seen: &mut BTreeSet<Cell>) {
+    fn chain(c: Cell, occupied: &dyn Fn(Cell) -> bool, jumpable: &dyn Fn(Cell) -> bool, seen: &mut BTreeSet<Cell>) {
         for (df, dr) in neighbours(c) {
             if let (Some(over), Some(land)) = (offset(c, df, dr), offset(c, 2 * df, 2 * dr))
                 && occupied(over)
+                && jumpable(over)
                 && !occupied(land)
                 && seen.insert(land)
             {
-                chain(land, occupied, seen);
+                chain(land, occupied, jumpable, seen);
             }
         }
     }
@@ -129,13 +143,13 @@ pub fn naive_targets(
             }
             if !strict || welcomes(game, just_colours, w, p) {
                 let mut seen = BTreeSet::new();
-                chain(w, &occupied, &mut seen);
+                chain(w, &occupied, jumpable, &mut seen);
                 ends.extend(seen.into_iter().filter(|&c| welcomes(game, just_colours, c, p)));
             }
         }
     }
     let mut seen = BTreeSet::new();
-    chain(from, &occupied, &mut seen);
+    chain(from, &occupied, jumpable, &mut seen);
     ends.extend(seen.into_iter().filter(|&c| welcomes(game, just_colours, c, p)));
     ends.remove(&from);
     ends
