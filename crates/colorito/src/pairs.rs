@@ -52,25 +52,27 @@ fn king(a: usize, b: usize) -> usize {
     fa.abs_diff(fb).max(ra.abs_diff(rb))
 }
 
-/// The first move of the best plan that moves two pieces at a time, and the
-/// plan's estimated length in moves (see below). `None` when more than
-/// [`PAIR_GATE`] pieces of `side` are away, none is, an opponent piece holds
-/// one of their targets (the blocking rule's case), no pair has a way home,
-/// the work exceeds [`STATE_BUDGET`], or `deadline` passes first.
+/// The first move of the best plan that moves two or three pieces at a
+/// time, and the plan's estimated length in moves (see below). A piece whose
+/// target an opponent piece holds needs no plan: once the others are home,
+/// the blocking rule finishes the set. `None` when more than [`PAIR_GATE`]
+/// pieces of `side` are away, none is, such an excused piece stands on
+/// another of the side's targets, some piece away has no way home that this
+/// planner finds, the work exceeds [`STATE_BUDGET`], or `deadline` passes
+/// first.
 ///
-/// A plan is a **pair** to move first, either two pieces away or a piece
-/// away and a home helper, brought both home by the shortest way with every
-/// other piece standing still, followed by each other piece away with its
-/// best helper. Its length is the pair's moves plus, for each other piece
-/// away, its moves with its best helper on the board where the other pieces
-/// away have gone home (so a piece standing on another's target does not
-/// block it, and may help), or [`NO_WAY`] for a piece no pair brings home
-/// (the others still come home; it waits for the search). The pair whose
-/// plan is shortest is
-/// played. So a helper that has left home to serve a piece still counts
-/// that piece's whole way: going straight back home is never shorter than
-/// finishing the job, and the plans' lengths fall move by move, where
-/// choosing the shortest pair alone would send the helper back and forth.
+/// A plan is a **group** to move first: two pieces away, or a piece away
+/// and one or two helpers (among the three pieces of each colour nearest to
+/// it), brought all home by the shortest way with every other piece
+/// standing still; then each other piece away with its best helper (or two).
+/// Its length is the group's moves plus, for each other piece away, its
+/// moves with its best helpers on the board where the other pieces away have
+/// gone home (so a piece standing on another's target does not block it,
+/// and may help). The group whose plan is shortest is played. So a helper
+/// that has left home to serve a piece still counts that piece's whole way:
+/// going straight back home is never shorter than finishing the job, and the
+/// plans' lengths fall move by move, where choosing the shortest group alone
+/// would send the helper back and forth.
 pub fn pair_plan(state: &ColoritoState, side: Side, deadline: Option<Instant>) -> Option<(Move, u32)> {
     let r = &*state.rules;
     if r.just_colours {
@@ -78,26 +80,35 @@ pub fn pair_plan(state: &ColoritoState, side: Side, deadline: Option<Instant>) -
     }
     let base = side as usize * 20;
     let pos = |p: usize| state.pos[p] as usize;
+    let opponent = state.occ[side.other() as usize];
     let mut away = [0usize; PAIR_GATE];
     let mut n = 0;
     for p in base..base + 20 {
         if state.pos[p] == NONE {
             return None;
         }
-        if r.home[p] >> pos(p) & 1 == 0 {
-            if n == PAIR_GATE {
+        if r.home[p] >> pos(p) & 1 == 1 {
+            continue;
+        }
+        if r.home[p] & opponent != 0 {
+            // Its target is held by an opponent piece: once the others are
+            // home, the blocking rule finishes the set without it, unless it
+            // stands on another of the side's targets.
+            if r.targets[side as usize] >> pos(p) & 1 == 1 {
                 return None;
             }
-            away[n] = p;
-            n += 1;
+            continue;
         }
+        if n == PAIR_GATE {
+            return None;
+        }
+        away[n] = p;
+        n += 1;
     }
-    let away = &away[..n];
-    let opponent = state.occ[side.other() as usize];
-    if away.iter().any(|&p| r.home[p] & opponent != 0) {
-        // A target held by the opponent: the blocking rule's business.
+    if n == 0 {
         return None;
     }
+    let away = &away[..n];
     let mut bfs = Bfs::default();
     // Never jumping over an opponent piece first; then, if some piece has no
     // way, over the opponent's pieces that are home.

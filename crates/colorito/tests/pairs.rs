@@ -53,6 +53,9 @@ fn naive_pair(g: &Colorito, pieces: &[(String, String)], a: &str, b: &str) -> Op
 fn red_moves_again(s: &ColoritoState, mv: Move) -> ColoritoState {
     let mut next = s.clone();
     next.try_apply(mv).unwrap();
+    if next.in_extra_move() {
+        return next;
+    }
     let text = next.to_text().replace("to-move: blue", "to-move: red");
     let n = next.moves_made()[0];
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
@@ -179,4 +182,31 @@ fn the_plan_does_not_jump_over_a_racing_opponent_piece() {
     let (mv, n) = pair_plan(&s, Side::Red, None).expect("a plan");
     assert_ne!(mv.to_string(), "e6-e8");
     assert!(n >= 5, "{n}");
+}
+
+#[test]
+fn a_piece_kept_out_by_the_opponent_is_excused() {
+    let g = Colorito::standard();
+    // Blue's D1 holds j10, R1's target (its number welcomes D1); R1 waits on
+    // a4, on none of Red's targets. R6 is alone on e6. Once R6 is home, every
+    // Red target not held by its piece is held by Blue: Red has finished by
+    // the blocking rule, without R1 moving.
+    let pieces = home_except(&[("e6", "R6"), ("a4", "R1"), ("j10", "D1")]);
+    let mut s = place(&g, "red", (30, 30), &refs(&pieces));
+    let (_, n) = pair_plan(&s, Side::Red, None).expect("a plan");
+    for _ in 0..n {
+        let (mv, _) = pair_plan(&s, Side::Red, None).expect("a plan");
+        assert_ne!(mv.to_string().get(..2), Some("a4"), "R1 never moves");
+        s = red_moves_again(&s, mv);
+        if s.in_extra_move() {
+            break;
+        }
+    }
+    assert!(s.in_extra_move(), "Red finished by the blocking rule\n{}", s.to_text());
+    assert_eq!(s.home_count(Side::Red), 19);
+    // R1 on another Red target (i10, R2's, with R2 on e6 instead): no plan,
+    // R1 must leave it first.
+    let pieces = home_except(&[("e6", "R2"), ("i10", "R1"), ("j10", "D1")]);
+    let s = place(&g, "red", (30, 30), &refs(&pieces));
+    assert_eq!(pair_plan(&s, Side::Red, None), None);
 }
