@@ -116,10 +116,11 @@
 //!   (7 and 8 moves) in 6,700 and 40,000 positions (1.2 and 29 ms). Counting
 //!   only the positions searched past their bound, as it first did, let one
 //!   plan take seconds where no time limit held (a depth-limited level).
-//! - **The two-piece planner** ([`crate::pair_plan`]), when at most four
-//!   pieces are away and the IDA* planner finds nothing: the last pieces of
-//!   a race with nobody to jump over, brought home by a helper, plans of any
-//!   length found by a breadth-first search over the cells of two pieces.
+//! - **The group planner** ([`crate::pair_plan`]), when at most six pieces
+//!   are away and the IDA* planner finds nothing: the last pieces of a race
+//!   with nobody to jump over, brought home by one or two helpers, plans of
+//!   any length found by a breadth-first search over the cells of two or
+//!   three pieces.
 
 use plateau_core::Evaluate;
 use plateau_core::weights::Weights;
@@ -554,7 +555,7 @@ fn helper_bound(st: &ColoritoState, p: usize, from: usize, own: u128, fixed: u12
 /// The shortest way for `side` to finish if the other side stood still (as
 /// [`crate::plan`]: jumping only over its own pieces and the other side's
 /// pieces that are home), by IDA* on a stronger bound than the race
-/// distance: the pieces away, less one, plus the largest [`helper_bound`] of
+/// distance: the pieces away, less one, plus the largest `helper_bound` of
 /// one of them. Returns the first move and the length, or `None` when the
 /// budget or the deadline ran out first.
 pub(crate) fn helper_plan(
@@ -733,7 +734,7 @@ impl HelperSearch {
 }
 
 /// v2's planner: the shortest way for `side` to finish if the other side
-/// stood still (see [`helper_plan`]), searching at most `budget` positions;
+/// stood still (see `helper_plan`), searching at most `budget` positions;
 /// the first move and the length, or `None`.
 pub fn plan_v2(state: &ColoritoState, side: Side, budget: u64) -> Option<(Move, u32)> {
     helper_plan(state, side, budget, None)
@@ -741,7 +742,7 @@ pub fn plan_v2(state: &ColoritoState, side: Side, budget: u64) -> Option<(Move, 
 
 /// The lower bound v2's planner searches with, for `side` in `state` (the
 /// other side standing still): the pieces away (not counting those the
-/// blocking rule excuses), less one, plus the largest [`helper_bound`] of
+/// blocking rule excuses), less one, plus the largest `helper_bound` of
 /// one of them; 0 when finished. `None` where the planner does not apply
 /// (a piece off the board or that can never get home, just-colours).
 pub fn finish_bound(state: &ColoritoState, side: Side) -> Option<u32> {

@@ -55,11 +55,11 @@ fn king(a: usize, b: usize) -> usize {
 /// The first move of the best plan that moves two or three pieces at a
 /// time, and the plan's estimated length in moves (see below). A piece whose
 /// target an opponent piece holds needs no plan: once the others are home,
-/// the blocking rule finishes the set. `None` when more than [`PAIR_GATE`]
+/// the blocking rule finishes the set. `None` when more than six (`PAIR_GATE`)
 /// pieces of `side` are away, none is, such an excused piece stands on
 /// another of the side's targets, some piece away has no way home that this
-/// planner finds, the work exceeds [`STATE_BUDGET`], or `deadline` passes
-/// first.
+/// planner finds, the work exceeds `STATE_BUDGET` (a million positions
+/// reached, over all its searches), or `deadline` passes first.
 ///
 /// A plan is a **group** to move first: two pieces away, or a piece away
 /// and one or two helpers (among the three pieces of each colour nearest to
