@@ -8,7 +8,7 @@ mod common;
 use std::collections::{BTreeMap, VecDeque};
 
 use common::*;
-use plateau_colorito::{Board, Cell, Colorito, ColoritoState, Move, Piece, Side, pair_plan, plan};
+use plateau_colorito::{Board, Cell, Colorito, ColoritoState, Piece, Side, pair_plan, plan};
 use plateau_core::{Evaluate, State};
 
 /// The fewest moves for Red's pieces `a` and `b` to be both home when only
@@ -47,20 +47,6 @@ fn naive_pair(g: &Colorito, pieces: &[(String, String)], a: &str, b: &str) -> Op
         }
     }
     None
-}
-
-/// `s` after Red's move `mv`, with Red to move again (Blue "passes").
-fn red_moves_again(s: &ColoritoState, mv: Move) -> ColoritoState {
-    let mut next = s.clone();
-    next.try_apply(mv).unwrap();
-    if next.in_extra_move() {
-        return next;
-    }
-    let text = next.to_text().replace("to-move: blue", "to-move: red");
-    let n = next.moves_made()[0];
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    lines[1] = format!("moves: {n} {n}");
-    Colorito::standard().position(&lines.join("\n")).unwrap()
 }
 
 /// Follows the planner move by move: each plan must be shorter than the one

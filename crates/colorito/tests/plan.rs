@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use plateau_ai::alphabeta::AlphaBeta;
 use plateau_ai::{Budget, Score as SearchScore, Search};
-use plateau_colorito::{Colorito, ColoritoState, Move, Score, Side, min_moves, plan};
+use plateau_colorito::{Colorito, ColoritoState, Score, Side, min_moves, plan};
 use plateau_core::{Evaluate, Game, State};
 use std::time::Instant;
 
@@ -20,20 +20,6 @@ const SHUFFLE: &str = include_str!("data/race-end-shuffle.txt");
 
 fn shuffle() -> ColoritoState {
     Colorito::standard().position(SHUFFLE).unwrap()
-}
-
-/// `s` after Red's move `mv`, with Red to move again (Blue "passes").
-fn red_moves_again(s: &ColoritoState, mv: Move) -> ColoritoState {
-    let mut next = s.clone();
-    next.try_apply(mv).unwrap();
-    if next.in_extra_move() {
-        return next;
-    }
-    let text = next.to_text().replace("to-move: blue", "to-move: red");
-    let n = next.moves_made()[0];
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    lines[1] = format!("moves: {n} {n}");
-    Colorito::standard().position(&lines.join("\n")).unwrap()
 }
 
 #[test]

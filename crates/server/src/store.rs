@@ -144,6 +144,31 @@ pub struct GameRow {
     pub clock: Option<crate::clock::TimeControl>,
 }
 
+impl GameRow {
+    /// A live, unrated game of `game` with no variant, options, clock or
+    /// moves yet, made at `at` (milliseconds): the row the tests and benches
+    /// start from.
+    pub(crate) fn live(id: String, game: &str, seed: u64, at: i64) -> GameRow {
+        GameRow {
+            id,
+            game: game.to_string(),
+            variant: None,
+            options: Default::default(),
+            seed,
+            status: Status::Live,
+            result: None,
+            termination: None,
+            ply: 0,
+            rematch_of: None,
+            rematch: None,
+            created_at: at,
+            updated_at: at,
+            rated: false,
+            clock: None,
+        }
+    }
+}
+
 /// Whether a seat is a person or a computer player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -1217,23 +1242,7 @@ mod tests {
     use super::*;
 
     fn game(id: &str) -> GameRow {
-        GameRow {
-            id: id.into(),
-            game: "abalone".into(),
-            variant: None,
-            options: Default::default(),
-            seed: 1,
-            status: Status::Live,
-            result: None,
-            termination: None,
-            ply: 0,
-            rematch_of: None,
-            rematch: None,
-            created_at: 0,
-            updated_at: 0,
-            rated: false,
-            clock: None,
-        }
+        GameRow::live(id.into(), "abalone", 1, 0)
     }
 
     fn mv(game_id: &str, version: u64, text: &str) -> WriteOp {

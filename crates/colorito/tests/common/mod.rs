@@ -180,3 +180,18 @@ pub fn naive_moves(game: &Colorito, s: &ColoritoState, just_colours: bool, stric
 pub fn colour(game: &Colorito, cell: &str) -> Colour {
     game.board().colour(Cell::parse(cell).unwrap())
 }
+
+/// `s` after Red's move `mv`, with Red to move again (Blue "passes"), or
+/// as it is once Red has finished and Blue has its extra move.
+pub fn red_moves_again(s: &ColoritoState, mv: Move) -> ColoritoState {
+    let mut next = s.clone();
+    next.try_apply(mv).unwrap();
+    if next.in_extra_move() {
+        return next;
+    }
+    let text = next.to_text().replace("to-move: blue", "to-move: red");
+    let n = next.moves_made()[0];
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[1] = format!("moves: {n} {n}");
+    Colorito::standard().position(&lines.join("\n")).unwrap()
+}

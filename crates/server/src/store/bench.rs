@@ -33,23 +33,7 @@ impl CommitBench {
         let mut ids = Vec::new();
         for g in 0..games {
             let id = format!("bench{g:07}");
-            let row = GameRow {
-                id: id.clone(),
-                game: "abalone".into(),
-                variant: None,
-                options: Default::default(),
-                seed: g as u64,
-                status: Status::Live,
-                result: None,
-                termination: None,
-                ply: 0,
-                rematch_of: None,
-                rematch: None,
-                created_at: 0,
-                updated_at: 0,
-                rated: false,
-                clock: None,
-            };
+            let row = GameRow::live(id.clone(), "abalone", g as u64, 0);
             let seats = (0..2)
                 .map(|s| SeatRow {
                     seat: s,

@@ -192,23 +192,7 @@ async fn new_table(ctx: &Arc<TableCtx>, game: &str, n: u64) -> Result<(Table, Ve
             account: None,
         })
         .collect();
-    let row = GameRow {
-        id: format!("bench-{game}-{n}"),
-        game: game.to_string(),
-        variant: None,
-        options: Default::default(),
-        seed: n,
-        status: Status::Live,
-        result: None,
-        termination: None,
-        ply: 0,
-        rematch_of: None,
-        rematch: None,
-        created_at: now_ms(),
-        updated_at: now_ms(),
-        rated: false,
-        clock: None,
-    };
+    let row = GameRow::live(format!("bench-{game}-{n}"), game, n, now_ms());
     ctx.writer
         .commit(vec![WriteOp::InsertGame { game: row.clone(), seats: seats.clone() }])
         .await

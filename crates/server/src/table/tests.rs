@@ -172,23 +172,7 @@ async fn counter_table(tag: &str) -> (Table, std::path::PathBuf) {
         account: None,
     };
     let seats = vec![seat(0), seat(1)];
-    let row = GameRow {
-        id: format!("game-{tag}"),
-        game: "counter".into(),
-        variant: None,
-        options: Default::default(),
-        seed: 0,
-        status: Status::Live,
-        result: None,
-        termination: None,
-        ply: 0,
-        rematch_of: None,
-        rematch: None,
-        created_at: 0,
-        updated_at: 0,
-        rated: false,
-        clock: None,
-    };
+    let row = GameRow::live(format!("game-{tag}"), "counter", 0, 0);
     ctx.writer.commit(vec![WriteOp::InsertGame { game: row.clone(), seats: seats.clone() }]).await.unwrap();
     (Table::new(ctx.clone(), row, &seats, m, Vec::new()), dir)
 }
