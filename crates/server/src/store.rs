@@ -37,6 +37,7 @@ pub(crate) mod bots;
 pub mod chat;
 pub(crate) mod players;
 pub mod postgres;
+mod sqlite_thread;
 
 /// A boxed future, for the object-safe [`Storage`] trait.
 pub type BoxFut<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -499,6 +500,22 @@ pub trait Storage: players::PlayerStore + bots::BotStore + analysis::AnalysisSto
     fn postgres(&self) -> Option<&sqlx::PgPool> {
         None
     }
+
+    /// A committer that blocks, for the [`Writer`] to run on a thread of
+    /// its own (a SQLite file: its own connection, without sqlx's thread
+    /// between the writer and SQLite). Given once; `None` after, and for
+    /// the databases the writer commits to through [`Storage::commit`].
+    fn take_blocking_committer(&self) -> Option<Box<dyn BlockingCommit>> {
+        None
+    }
+}
+
+/// A committer run on the writer's own thread: the same contract as
+/// [`Storage::commit`] (one transaction, all or nothing, durable when it
+/// returns `Ok`), blocking.
+pub trait BlockingCommit: Send + 'static {
+    /// Apply these groups of writes in one transaction.
+    fn commit(&mut self, groups: &[Vec<WriteOp>]) -> Result<(), StoreError>;
 }
 
 /// The row of one account.
@@ -598,14 +615,32 @@ pub async fn open(url: &str, durability: Durability) -> Result<Arc<dyn Storage>,
         .await?;
     sqlx::migrate!("./migrations").run(&pool).await?;
     let writer = opts.connect().await?;
-    Ok(Arc::new(SqliteStore { pool, writer: tokio::sync::Mutex::new(writer) }))
+    // The group-commit writer's own connection (a file only: a second
+    // connection to `:memory:` would be another database).
+    let committer = if memory {
+        None
+    } else {
+        let path = path.to_string();
+        let c = tokio::task::spawn_blocking(move || sqlite_thread::Committer::open(&path, durability))
+            .await
+            .map_err(|e| StoreError(e.to_string()))??;
+        Some(c)
+    };
+    Ok(Arc::new(SqliteStore {
+        pool,
+        writer: tokio::sync::Mutex::new(writer),
+        committer: std::sync::Mutex::new(committer),
+    }))
 }
 
-/// The SQLite backend: a pool of connections for reads, and one connection
-/// for the writer.
+/// The SQLite backend: a pool of connections for reads, one connection for
+/// the writes made straight (accounts, sessions, players, bots), and the
+/// group-commit writer's own connection, taken by the [`Writer`] to its
+/// thread (`store/sqlite_thread.rs`).
 pub struct SqliteStore {
     pool: SqlitePool,
     writer: tokio::sync::Mutex<sqlx::SqliteConnection>,
+    committer: std::sync::Mutex<Option<sqlite_thread::Committer>>,
 }
 
 /// Rows per multi-row INSERT (SQLite allows 32766 bound values).
@@ -895,6 +930,11 @@ impl Storage for SqliteStore {
         Box::pin(self.commit_inner(groups))
     }
 
+    fn take_blocking_committer(&self) -> Option<Box<dyn BlockingCommit>> {
+        let c = self.committer.lock().ok()?.take()?;
+        Some(Box::new(c))
+    }
+
     fn load<'a>(&'a self, id: &'a str) -> BoxFut<'a, Result<Option<StoredGame>, StoreError>> {
         Box::pin(async move {
             let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games g WHERE g.id = ?"))
@@ -1138,6 +1178,22 @@ struct Pending {
     done: oneshot::Sender<Result<(), StoreError>>,
 }
 
+/// What the writer is sent: one caller's writes, or several callers' at
+/// once (one transaction, as under load: [`Writer::commit_all`]).
+enum Queued {
+    One(Pending),
+    Many(Vec<Pending>),
+}
+
+impl Queued {
+    fn add_to(self, batch: &mut Vec<Pending>) {
+        match self {
+            Queued::One(p) => batch.push(p),
+            Queued::Many(ps) => batch.extend(ps),
+        }
+    }
+}
+
 /// Counters of the writer.
 #[derive(Debug, Default)]
 pub struct WriterStats {
@@ -1155,11 +1211,29 @@ pub struct WriterStats {
     pub(crate) commit_seconds: crate::metrics::Histogram,
 }
 
-/// The group-commit writer: one task that commits every waiting write of every
-/// game in one transaction.
+impl WriterStats {
+    fn timed(&self, took: Duration) {
+        self.commit_seconds.observe(took);
+        let us = took.as_micros() as u64;
+        self.commit_micros.fetch_add(us, Ordering::Relaxed);
+        self.max_commit_micros.fetch_max(us, Ordering::Relaxed);
+    }
+    fn committed(&self, groups: usize) {
+        self.commits.fetch_add(1, Ordering::Relaxed);
+        self.groups.fetch_add(groups as u64, Ordering::Relaxed);
+    }
+    fn failed(&self, e: &StoreError) {
+        self.failures.fetch_add(1, Ordering::Relaxed);
+        tracing::error!("commit failed: {e}");
+    }
+}
+
+/// The group-commit writer: one task (or, for a SQLite file, one thread of
+/// its own) that commits every waiting write of every game in one
+/// transaction.
 #[derive(Clone)]
 pub struct Writer {
-    tx: mpsc::UnboundedSender<Pending>,
+    tx: mpsc::UnboundedSender<Queued>,
     /// Its counters.
     pub stats: Arc<WriterStats>,
 }
@@ -1167,73 +1241,152 @@ pub struct Writer {
 /// At most this many groups per transaction.
 const MAX_GROUPS: usize = 1024;
 
+/// Take the first waiting message and every other one waiting (up to
+/// [`MAX_GROUPS`] callers) into `batch`; the groups of writes to commit.
+fn gather(first: Queued, rx: &mut mpsc::UnboundedReceiver<Queued>, batch: &mut Vec<Pending>) -> Vec<Vec<WriteOp>> {
+    first.add_to(batch);
+    while batch.len() < MAX_GROUPS {
+        match rx.try_recv() {
+            Ok(q) => q.add_to(batch),
+            Err(_) => break,
+        }
+    }
+    batch.iter_mut().map(|p| std::mem::take(&mut p.ops)).collect()
+}
+
 impl Writer {
-    /// Start the writer task on the current runtime.
+    /// Start the writer: on a thread of its own when the store gives a
+    /// blocking committer (a SQLite file), else as a task on the current
+    /// runtime.
     pub fn spawn(store: Arc<dyn Storage>) -> Writer {
-        let (tx, mut rx) = mpsc::unbounded_channel::<Pending>();
+        let (tx, rx) = mpsc::unbounded_channel::<Queued>();
         let stats = Arc::new(WriterStats::default());
         let st = stats.clone();
-        tokio::spawn(async move {
-            let mut batch: Vec<Pending> = Vec::new();
-            while let Some(first) = rx.recv().await {
-                batch.push(first);
-                while batch.len() < MAX_GROUPS {
-                    match rx.try_recv() {
-                        Ok(p) => batch.push(p),
-                        Err(_) => break,
+        match store.take_blocking_committer() {
+            Some(committer) => {
+                let spawned = std::thread::Builder::new()
+                    .name("plateau-writer".into())
+                    .spawn(move || Writer::run_blocking(rx, committer, st));
+                if let Err(e) = spawned {
+                    // No thread, no writer: every commit fails (the channel
+                    // is closed), as when the writer stops.
+                    tracing::error!("starting the writer's thread: {e}");
+                }
+            }
+            None => {
+                tokio::spawn(Writer::run(rx, store, st));
+            }
+        }
+        Writer { tx, stats }
+    }
+
+    /// The writer's task: each transaction through [`Storage::commit`].
+    async fn run(mut rx: mpsc::UnboundedReceiver<Queued>, store: Arc<dyn Storage>, st: Arc<WriterStats>) {
+        let mut batch: Vec<Pending> = Vec::new();
+        while let Some(first) = rx.recv().await {
+            let groups = gather(first, &mut rx, &mut batch);
+            let t = std::time::Instant::now();
+            let r = store.commit(&groups).await;
+            st.timed(t.elapsed());
+            match r {
+                Ok(()) => {
+                    st.committed(batch.len());
+                    for p in batch.drain(..) {
+                        let _ = p.done.send(Ok(()));
                     }
                 }
-                let groups: Vec<Vec<WriteOp>> = batch.iter_mut().map(|p| std::mem::take(&mut p.ops)).collect();
-                let t = std::time::Instant::now();
-                let r = store.commit(&groups).await;
-                let took = t.elapsed();
-                st.commit_seconds.observe(took);
-                let us = took.as_micros() as u64;
-                st.commit_micros.fetch_add(us, Ordering::Relaxed);
-                st.max_commit_micros.fetch_max(us, Ordering::Relaxed);
-                match r {
-                    Ok(()) => {
-                        st.commits.fetch_add(1, Ordering::Relaxed);
-                        st.groups.fetch_add(batch.len() as u64, Ordering::Relaxed);
-                        for p in batch.drain(..) {
-                            let _ = p.done.send(Ok(()));
-                        }
+                Err(e) if batch.len() == 1 => {
+                    st.failed(&e);
+                    for p in batch.drain(..) {
+                        let _ = p.done.send(Err(e.clone()));
                     }
-                    Err(e) if batch.len() == 1 => {
-                        st.failures.fetch_add(1, Ordering::Relaxed);
-                        tracing::error!("commit failed: {e}");
-                        for p in batch.drain(..) {
-                            let _ = p.done.send(Err(e.clone()));
+                }
+                Err(_) => {
+                    // One bad group must not sink the others: commit each alone.
+                    for (p, g) in batch.drain(..).zip(groups.chunks(1)) {
+                        let r = store.commit(g).await;
+                        match &r {
+                            Ok(()) => st.committed(1),
+                            Err(e) => st.failed(e),
                         }
-                    }
-                    Err(_) => {
-                        // One bad group must not sink the others: commit each alone.
-                        for (p, g) in batch.drain(..).zip(groups.chunks(1)) {
-                            let r = store.commit(g).await;
-                            match &r {
-                                Ok(()) => {
-                                    st.commits.fetch_add(1, Ordering::Relaxed);
-                                    st.groups.fetch_add(1, Ordering::Relaxed);
-                                }
-                                Err(e) => {
-                                    st.failures.fetch_add(1, Ordering::Relaxed);
-                                    tracing::error!("commit failed: {e}");
-                                }
-                            }
-                            let _ = p.done.send(r);
-                        }
+                        let _ = p.done.send(r);
                     }
                 }
             }
-        });
-        Writer { tx, stats }
+        }
+    }
+
+    /// The writer's own thread: the same loop, each transaction through
+    /// the blocking committer; callers are answered through their oneshots
+    /// from here. It ends when every [`Writer`] is dropped.
+    fn run_blocking(
+        mut rx: mpsc::UnboundedReceiver<Queued>,
+        mut committer: Box<dyn BlockingCommit>,
+        st: Arc<WriterStats>,
+    ) {
+        let mut batch: Vec<Pending> = Vec::new();
+        while let Some(first) = rx.blocking_recv() {
+            let groups = gather(first, &mut rx, &mut batch);
+            let t = std::time::Instant::now();
+            let r = committer.commit(&groups);
+            st.timed(t.elapsed());
+            match r {
+                Ok(()) => {
+                    st.committed(batch.len());
+                    for p in batch.drain(..) {
+                        let _ = p.done.send(Ok(()));
+                    }
+                }
+                Err(e) if batch.len() == 1 => {
+                    st.failed(&e);
+                    for p in batch.drain(..) {
+                        let _ = p.done.send(Err(e.clone()));
+                    }
+                }
+                Err(_) => {
+                    // One bad group must not sink the others: commit each alone.
+                    for (p, g) in batch.drain(..).zip(groups.chunks(1)) {
+                        let r = committer.commit(g);
+                        match &r {
+                            Ok(()) => st.committed(1),
+                            Err(e) => st.failed(e),
+                        }
+                        let _ = p.done.send(r);
+                    }
+                }
+            }
+        }
     }
 
     /// Commit these writes (all or nothing); returns once they are durable.
     pub async fn commit(&self, ops: Vec<WriteOp>) -> Result<(), StoreError> {
         let (done, rx) = oneshot::channel();
-        self.tx.send(Pending { ops, done }).map_err(|_| StoreError("the writer has stopped".into()))?;
+        self.tx.send(Queued::One(Pending { ops, done })).map_err(|_| StoreError("the writer has stopped".into()))?;
         rx.await.map_err(|_| StoreError("the writer has stopped".into()))?
+    }
+
+    /// Commit several callers' writes queued at once, in one transaction
+    /// unless one group is refused (then each alone, as when the writer
+    /// finds them waiting together): each group's result, in order, once
+    /// durable. For the benchmark and the tests, whose groups must meet in
+    /// one transaction whatever the threads' timing.
+    pub async fn commit_all(&self, groups: Vec<Vec<WriteOp>>) -> Vec<Result<(), StoreError>> {
+        let stopped = || StoreError("the writer has stopped".into());
+        let (pending, waits): (Vec<Pending>, Vec<_>) = groups
+            .into_iter()
+            .map(|ops| {
+                let (done, rx) = oneshot::channel();
+                (Pending { ops, done }, rx)
+            })
+            .unzip();
+        if self.tx.send(Queued::Many(pending)).is_err() {
+            return waits.iter().map(|_| Err(stopped())).collect();
+        }
+        let mut out = Vec::with_capacity(waits.len());
+        for w in waits {
+            out.push(w.await.unwrap_or_else(|_| Err(stopped())));
+        }
+        out
     }
 }
 
@@ -1286,10 +1439,15 @@ mod tests {
             for id in ["a", "b"] {
                 writer.commit(vec![WriteOp::InsertGame { game: game(id), seats: vec![] }]).await.unwrap();
             }
+            // The writer took the store's own connection, to its thread.
+            assert!(store.take_blocking_committer().is_none());
             writer.commit(vec![mv("a", 1, "a1")]).await.unwrap();
             // Queued at once: one transaction, then each group alone.
-            let groups = [vec![mv("a", 2, "a2")], vec![mv("b", 1, "b1")], vec![mv("a", 1, "again")]];
-            let waits: Vec<_> = groups
+            let groups = vec![vec![mv("a", 2, "a2")], vec![mv("b", 1, "b1")], vec![mv("a", 1, "again")]];
+            let results: Vec<bool> = writer.commit_all(groups).await.iter().map(Result::is_ok).collect();
+            assert_eq!(results, [true, true, false]);
+            // Queued one by one from tasks, as the tables queue them.
+            let waits: Vec<_> = [vec![mv("b", 2, "b2")], vec![mv("b", 2, "b2 again")], vec![mv("a", 3, "a3")]]
                 .into_iter()
                 .map(|ops| {
                     let w = writer.clone();
@@ -1300,14 +1458,95 @@ mod tests {
             for w in waits {
                 results.push(w.await.unwrap().is_ok());
             }
-            assert_eq!(results, [true, true, false]);
+            assert_eq!(results, [true, false, true]);
+            assert_eq!(writer.stats.failures.load(Ordering::Relaxed), 2);
         });
         drop(rt);
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         rt.block_on(async {
             let store = open(&url, Durability::Full).await.unwrap();
-            assert_eq!(moves_of(&store.load("a").await.unwrap()), [(1, "a1".into()), (2, "a2".into())]);
-            assert_eq!(moves_of(&store.load("b").await.unwrap()), [(1, "b1".into())]);
+            assert_eq!(
+                moves_of(&store.load("a").await.unwrap()),
+                [(1, "a1".into()), (2, "a2".into()), (3, "a3".into())]
+            );
+            assert_eq!(moves_of(&store.load("b").await.unwrap()), [(1, "b1".into()), (2, "b2".into())]);
+        });
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Every kind of write the writer's thread makes (a game and its seats,
+    /// a seat taken, moves, chat, a status change) is read back as written
+    /// after the database is opened again, through the sqlx pool; a
+    /// transaction the database refuses half-way (a move of a game not
+    /// stored, after a valid one) leaves nothing of itself.
+    #[test]
+    fn every_kind_of_write_through_the_thread_survives_reopening() {
+        let dir = std::env::temp_dir().join(format!("plateau-store-kinds-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let url = format!("sqlite://{}", dir.join("t.sqlite").display());
+        let mut row = game("g");
+        row.variant = Some("belgian-daisy".into());
+        row.status = Status::Open;
+        let seats = vec![
+            SeatRow::open(0),
+            SeatRow {
+                seat: 1,
+                kind: SeatKind::Computer,
+                player: Some("mcts:100".into()),
+                name: Some("Bot".into()),
+                token_hash: None,
+                account: None,
+            },
+        ];
+        let message = chat::ChatRow { n: 1, seat: Some(0), name: "Ann".into(), text: "hello \"you\"".into(), at: 5 };
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let store = open(&url, Durability::Normal).await.unwrap();
+            let writer = Writer::spawn(store.clone());
+            writer.commit(vec![WriteOp::InsertGame { game: row.clone(), seats: seats.clone() }]).await.unwrap();
+            let taken = WriteOp::UpdateSeat {
+                game_id: "g".into(),
+                seat: 0,
+                name: Some("Ann".into()),
+                token_hash: Some("ab12".into()),
+                account: None,
+            };
+            let live = WriteOp::UpdateGame {
+                game_id: "g".into(),
+                status: Status::Live,
+                result: None,
+                termination: None,
+                ply: 0,
+                rematch: None,
+                seed: 77,
+                at: 9,
+            };
+            writer.commit(vec![taken, live]).await.unwrap();
+            writer
+                .commit(vec![mv("g", 1, "a1b2"), WriteOp::InsertChat { game_id: "g".into(), message: message.clone() }])
+                .await
+                .unwrap();
+            // A valid move, then one of a game that does not exist: all of
+            // the transaction is refused.
+            assert!(writer.commit(vec![mv("g", 2, "i5h5"), mv("nowhere", 1, "x")]).await.is_err());
+        });
+        drop(rt);
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let store = open(&url, Durability::Normal).await.unwrap();
+            let g = store.load("g").await.unwrap().unwrap();
+            let mut expected = row.clone();
+            expected.status = Status::Live;
+            expected.seed = 77;
+            expected.updated_at = 9;
+            assert_eq!(g.game, expected);
+            let mut seats = seats.clone();
+            seats[0].name = Some("Ann".into());
+            seats[0].token_hash = Some("ab12".into());
+            assert_eq!(g.seats, seats);
+            assert_eq!(moves_of(&Some(g.clone())), [(1, "a1b2".into())]);
+            assert_eq!(g.chat, [message]);
+            assert!(store.load("nowhere").await.unwrap().is_none());
         });
         let _ = std::fs::remove_dir_all(&dir);
     }

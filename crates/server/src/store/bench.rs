@@ -51,8 +51,8 @@ impl CommitBench {
     }
 
     /// One move of each of the next `k` games (in turn), queued to the
-    /// writer at once (one transaction, as under load) and their commit
-    /// awaited; the time it took.
+    /// writer at once ([`Writer::commit_all`]: one transaction, as under
+    /// load) and their commit awaited; the time it took.
     pub fn step(&mut self, k: usize) -> Duration {
         let mut groups = Vec::with_capacity(k);
         for _ in 0..k {
@@ -70,15 +70,11 @@ impl CommitBench {
             groups.push(vec![WriteOp::InsertEvent { game_id: id.clone(), event }]);
         }
         let t = Instant::now();
-        let writer = &self.writer;
-        self.rt.block_on(async {
-            let waits: Vec<_> = groups.into_iter().map(|ops| tokio::spawn(commit_owned(writer.clone(), ops))).collect();
-            for w in waits {
-                if let Ok(Err(e)) | Err(e) = w.await.map_err(|e| StoreError(e.to_string())) {
-                    panic!("a commit failed: {e}");
-                }
+        for r in self.rt.block_on(self.writer.commit_all(groups)) {
+            if let Err(e) = r {
+                panic!("a commit failed: {e}");
             }
-        });
+        }
         t.elapsed()
     }
 
@@ -93,10 +89,6 @@ impl CommitBench {
     pub fn commits(&self) -> u64 {
         self.writer.stats.commits.load(Ordering::Relaxed)
     }
-}
-
-async fn commit_owned(writer: Writer, ops: Vec<WriteOp>) -> Result<(), StoreError> {
-    writer.commit(ops).await
 }
 
 impl Drop for CommitBench {
