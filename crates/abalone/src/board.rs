@@ -123,6 +123,14 @@ impl Cell {
     }
 }
 
+impl Cell {
+    /// Write the cell's name (`e5`) at the end of `out`, as `Display` does.
+    pub fn push_to(self, out: &mut String) {
+        out.push((b'a' + self.row()) as char);
+        out.push((b'0' + self.number()) as char);
+    }
+}
+
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", (b'a' + self.row()) as char, self.number())

@@ -250,6 +250,15 @@ impl State for AbaloneState {
     fn format_move(&self, mv: Move) -> String {
         notation::format(mv)
     }
+    fn write_move(&self, mv: Move, out: &mut String) {
+        notation::write(mv, out)
+    }
+    fn write_gesture_json(&self, mv: Move, out: &mut String) {
+        notation::write_gesture_json(mv, out)
+    }
+    fn write_view_json(&self, _reader: Reader, out: &mut String) {
+        text::write_view_json(self, out)
+    }
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         notation::parse(self, text)
     }

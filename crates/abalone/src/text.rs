@@ -168,6 +168,46 @@ pub(crate) fn view(s: &AbaloneState, _reader: Reader) -> AbaloneView {
     }
 }
 
+/// [`view`] as JSON, written straight (serde_json's compact text of the
+/// same fields, in the same order): no `String` per cell, no JSON tree.
+pub(crate) fn write_view_json(s: &AbaloneState, out: &mut String) {
+    use plateau_core::json::push_u64;
+    // The position's text is letters, digits, `/` and spaces: no escaping.
+    out.push_str("{\"position\":\"");
+    out.push_str(&format_position(s));
+    for (name, side) in [("\",\"black\":[", 0), ("],\"white\":[", 1)] {
+        out.push_str(name);
+        for (i, c) in cells(s.bb[side]).enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push('"');
+            c.push_to(out);
+            out.push('"');
+        }
+    }
+    out.push_str("],\"to_move\":");
+    out.push_str(match s.status {
+        Status::Ongoing if s.side == 0 => "\"black\"",
+        Status::Ongoing => "\"white\"",
+        _ => "null",
+    });
+    out.push_str(",\"captured\":{\"black\":");
+    push_u64(out, s.captured[0] as u64);
+    out.push_str(",\"white\":");
+    push_u64(out, s.captured[1] as u64);
+    out.push_str("},\"marbles_to_win\":");
+    push_u64(out, s.rules.marbles_to_win as u64);
+    out.push_str(",\"max_plies\":");
+    match s.rules.max_plies {
+        Some(n) => push_u64(out, n as u64),
+        None => out.push_str("null"),
+    }
+    out.push_str(",\"repetitions\":");
+    push_u64(out, s.repetitions() as u64);
+    out.push('}');
+}
+
 /// The board as in printed diagrams: row `I` on top, the numbers 1–5 under row
 /// `A` and 6–9 at the right of rows `A`–`D`, at the foot of each diagonal.
 pub(crate) fn render(s: &AbaloneState, color: bool) -> String {

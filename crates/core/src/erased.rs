@@ -205,6 +205,13 @@ pub trait AnyMatch: Send + Sync {
     /// The legal moves with how each is made by pointing (see
     /// [`State::gesture`]).
     fn legal_gestures(&self) -> Vec<(String, Gesture)>;
+    /// The legal moves as JSON text, written at the end of `moves`: the
+    /// array of [`AnyMatch::legal_moves`]; and, when `gestures` is given, at
+    /// its end the array of [`AnyMatch::legal_gestures`] as objects
+    /// `{"move","select","targets"}`. Written straight from the rules'
+    /// moves (serde_json's compact form), without a `String` per move where
+    /// the game writes its notation straight ([`State::write_move`]).
+    fn legal_json(&self, moves: &mut String, gestures: Option<&mut String>);
     /// Play a move given in notation: on success, its canonical text; on
     /// error, nothing changed.
     fn play(&mut self, text: &str) -> Result<String, MoveError>;
@@ -227,6 +234,10 @@ pub trait AnyMatch: Send + Sync {
     fn movers(&self) -> Vec<Seat>;
     /// What `reader` may see of the position, as JSON.
     fn view(&self, reader: Reader) -> serde_json::Value;
+    /// [`AnyMatch::view`] as JSON text (the same fields and values; written
+    /// straight, without a JSON tree, where the game can:
+    /// [`State::write_view_json`]).
+    fn view_json(&self, reader: Reader) -> String;
     /// The position drawn for a terminal.
     fn render(&self, reader: Reader, color: bool) -> String;
     /// The game's own result fields (when over), as record tags.
@@ -427,6 +438,36 @@ impl<G: Game> AnyMatch for Match<G> {
         self.state.legal_moves(&mut v);
         v.into_iter().map(|m| (self.state.format_move(m), self.state.gesture(m))).collect()
     }
+    fn legal_json(&self, moves: &mut String, mut gestures: Option<&mut String>) {
+        let mut v = Vec::new();
+        if self.adjudicated.is_none() {
+            self.state.legal_moves(&mut v);
+        }
+        let mut text = String::new();
+        moves.push('[');
+        if let Some(g) = gestures.as_deref_mut() {
+            g.push('[');
+        }
+        for (i, &mv) in v.iter().enumerate() {
+            text.clear();
+            self.state.write_move(mv, &mut text);
+            if i > 0 {
+                moves.push(',');
+            }
+            crate::json::push_str(moves, &text);
+            if let Some(g) = gestures.as_deref_mut() {
+                g.push_str(if i > 0 { ",{\"move\":" } else { "{\"move\":" });
+                crate::json::push_str(g, &text);
+                g.push(',');
+                self.state.write_gesture_json(mv, g);
+                g.push('}');
+            }
+        }
+        moves.push(']');
+        if let Some(g) = gestures {
+            g.push(']');
+        }
+    }
     fn play(&mut self, text: &str) -> Result<String, MoveError> {
         if self.to_move() == Turn::Over {
             return Err(MoveError::illegal("the game is over"));
@@ -478,6 +519,14 @@ impl<G: Game> AnyMatch for Match<G> {
             return v.1.clone();
         }
         serde_json::to_value(self.state.view(reader)).unwrap_or(serde_json::Value::Null)
+    }
+    fn view_json(&self, reader: Reader) -> String {
+        if let Some(v) = self.settled.as_ref().and_then(|s| s.views.iter().find(|(r, _)| *r == reader)) {
+            return serde_json::to_string(&v.1).unwrap_or_else(|_| "null".into());
+        }
+        let mut out = String::new();
+        self.state.write_view_json(reader, &mut out);
+        out
     }
     fn render(&self, reader: Reader, color: bool) -> String {
         self.state.render(reader, color)

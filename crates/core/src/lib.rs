@@ -26,6 +26,7 @@
 
 pub mod erased;
 pub mod error;
+pub mod json;
 pub mod lesson;
 pub mod options;
 pub mod outcome;
@@ -265,6 +266,35 @@ pub trait State: Clone + PartialEq + Debug + Send + Sync + 'static {
     /// shared target. By default a move is one target named by its notation.
     fn gesture(&self, mv: Self::Move) -> Gesture {
         Gesture { select: Vec::new(), targets: vec![self.format_move(mv)] }
+    }
+
+    /// Write [`State::format_move`]'s text at the end of `out`. By default
+    /// the text is made, then copied; a game may write it straight, without
+    /// a `String` per move (the server writes every legal move after each
+    /// move).
+    fn write_move(&self, mv: Self::Move, out: &mut String) {
+        out.push_str(&self.format_move(mv));
+    }
+
+    /// Write [`State::gesture`] at the end of `out` as the JSON fields
+    /// `"select":[…],"targets":[…]` (serde_json's compact form). By default
+    /// the gesture is made, then written; a game may write it straight.
+    fn write_gesture_json(&self, mv: Self::Move, out: &mut String) {
+        let g = self.gesture(mv);
+        out.push_str("\"select\":");
+        json::push_str_array(out, &g.select);
+        out.push_str(",\"targets\":");
+        json::push_str_array(out, &g.targets);
+    }
+
+    /// Write [`State::view`] as JSON at the end of `out`. By default the view
+    /// is serialized with serde_json; a game may write it straight (the same
+    /// fields and values, in any order).
+    fn write_view_json(&self, reader: Reader, out: &mut String) {
+        match serde_json::to_string(&self.view(reader)) {
+            Ok(text) => out.push_str(&text),
+            Err(_) => out.push_str("null"),
+        }
     }
 
     /// Game-specific tags of a finished game's record (Colorito's score, say).

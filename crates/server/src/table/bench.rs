@@ -205,25 +205,40 @@ mod tests {
     use super::*;
 
     /// Each move reaches the four readers once; only the seat to decide
-    /// gets legal moves, and they are the rules' list.
+    /// gets legal moves, and they are the rules' list. The views and the
+    /// legal moves with their gestures, written straight, equal the JSON
+    /// trees made from the rules' values (`AnyMatch::view`,
+    /// `AnyMatch::legal_gestures`), for every game.
     #[test]
     fn every_reader_gets_one_frame_per_move_and_only_the_decider_its_moves() {
-        for commit in [true, false] {
-            let mut b = MoveBench::new("abalone").unwrap();
+        for (game, commit) in
+            [("abalone", true), ("abalone", false), ("abraxas", false), ("colorito", false), ("kabaleo", false)]
+        {
+            let mut b = MoveBench::new(game).unwrap();
             for i in 0..6 {
                 let frames = b.frames;
                 b.step(commit);
-                assert_eq!(b.frames - frames, 4, "move {i}");
-                let decider = b.to_move().unwrap();
+                assert_eq!(b.frames - frames, 4, "{game} move {i}");
+                let Some(decider) = b.to_move() else { break };
                 let legal: Vec<Value> = b.legal_moves().into_iter().map(Value::from).collect();
+                let gestures: Vec<Value> = b
+                    .table
+                    .m
+                    .legal_gestures()
+                    .into_iter()
+                    .map(|(mv, g)| json!({"move": mv, "select": g.select, "targets": g.targets}))
+                    .collect();
+                let hidden = b.table.m.info().hidden;
                 for (r, f) in b.last.iter().enumerate() {
                     let v: Value = serde_json::from_str(f.as_ref().unwrap()).unwrap();
                     assert_eq!(v["type"], "update");
                     assert_eq!(v["version"], json!(i + 1));
                     assert_eq!(v["events"][0]["kind"], "move");
+                    let reader = if hidden && r < 2 { Reader::Seat(r) } else { Reader::Spectator };
+                    assert_eq!(v["view"], b.table.m.view(reader), "{game} reader {r}");
                     if r == decider {
-                        assert_eq!(v["legal_moves"], Value::Array(legal.clone()), "reader {r}");
-                        assert_eq!(v["legal"].as_array().unwrap().len(), legal.len());
+                        assert_eq!(v["legal_moves"], Value::Array(legal.clone()), "{game} reader {r}");
+                        assert_eq!(v["legal"], Value::Array(gestures.clone()), "{game} reader {r}");
                     } else {
                         assert!(v.get("legal_moves").is_none() && v.get("legal").is_none(), "reader {r}: {v}");
                     }

@@ -323,19 +323,18 @@ impl Table {
     }
 
     /// The legal moves in notation as JSON text, and, with `with_gestures`,
-    /// how each is made by pointing, serialized straight from the rules'
-    /// lists (for updates: no JSON tree is built).
+    /// how each is made by pointing, written straight from the rules' moves
+    /// ([`AnyMatch::legal_json`]; for updates: no JSON tree, and for a game
+    /// that writes its notation straight, no `String` per move). A panic
+    /// of the game's code gives empty lists.
     pub(super) fn legal_texts(&self, with_gestures: bool) -> (String, Option<String>) {
-        if !with_gestures {
-            let moves = catch(|| self.m.legal_moves()).unwrap_or_default();
-            return (serde_json::to_string(&moves).unwrap_or_else(|_| "[]".into()), None);
-        }
-        let gestures = catch(|| self.m.legal_gestures()).unwrap_or_default();
-        let moves: Vec<&str> = gestures.iter().map(|(m, _)| m.as_str()).collect();
-        (
-            serde_json::to_string(&moves).unwrap_or_else(|_| "[]".into()),
-            Some(serde_json::to_string(&legal_refs(&gestures)).unwrap_or_else(|_| "[]".into())),
-        )
+        catch(|| {
+            let mut moves = String::new();
+            let mut gestures = with_gestures.then(String::new);
+            self.m.legal_json(&mut moves, gestures.as_mut());
+            (moves, gestures)
+        })
+        .unwrap_or_else(|_| ("[]".into(), with_gestures.then(|| "[]".into())))
     }
 
     pub(super) fn record_json(&self, seat: Option<Seat>) -> Value {

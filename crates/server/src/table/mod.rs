@@ -269,6 +269,15 @@ fn view_of(m: &dyn AnyMatch, reader: Reader) -> Value {
     })
 }
 
+/// A view as JSON text ([`AnyMatch::view_json`]: written straight where the
+/// game can), guarded as [`view_of`].
+fn view_text(m: &dyn AnyMatch, reader: Reader) -> String {
+    catch(|| m.view_json(reader)).unwrap_or_else(|_| {
+        tracing::error!("the {} view failed", m.info().name);
+        "null".into()
+    })
+}
+
 impl Table {
     /// A new game, as created (or as a rematch).
     pub(crate) fn new(

@@ -187,14 +187,10 @@ impl Table {
             rematch: self.row.rematch.as_deref(),
         };
         let Ok(head) = serde_json::to_string(&head) else { return };
-        let text = |v: Value| serde_json::to_string(&v).unwrap_or_else(|_| "null".into());
         // A game without hidden information (or not dealt yet) shows everyone
         // the same view.
-        let shared_view = if !self.m.info().hidden || !self.dealt() {
-            Some(text(view_of(&*self.m, Reader::Spectator)))
-        } else {
-            None
-        };
+        let shared_view =
+            if !self.m.info().hidden || !self.dealt() { Some(view_text(&*self.m, Reader::Spectator)) } else { None };
         // The decider's legal moves, made when first needed.
         let mut legal: Option<(String, Option<String>)> = None;
         let mut cache: Vec<((Option<Seat>, bool), Utf8Bytes)> = Vec::new();
@@ -209,7 +205,7 @@ impl Table {
                 None => {
                     let own_view = match &shared_view {
                         Some(_) => None,
-                        None => Some(text(view_of(&*self.m, reader_of(seat)))),
+                        None => Some(view_text(&*self.m, reader_of(seat))),
                     };
                     let view = shared_view.as_deref().or(own_view.as_deref()).unwrap_or("null");
                     let with_gestures = key.1;
