@@ -121,10 +121,19 @@
 //!   with nobody to jump over, brought home by one or two helpers, plans of
 //!   any length found by a breadth-first search over the cells of two or
 //!   three pieces.
+//! - **A plan found is followed**: the IDA* planner's whole plan is kept
+//!   (per thread), and at the next move, if its remaining moves still
+//!   finish the set from the new position (each checked legal, the opponent
+//!   standing still), the next one is played without searching again. A
+//!   plan a little beyond the planner's time was found on some moves and
+//!   not on others, and alpha-beta alternated it with the group planner's
+//!   longer plan or the search's move. Being checked, a kept plan is only a
+//!   hint: one from another game fails the check.
 
 use plateau_core::Evaluate;
 use plateau_core::weights::Weights;
 
+use std::cell::RefCell;
 use std::sync::LazyLock;
 use std::time::Instant;
 
@@ -189,7 +198,8 @@ pub(crate) struct Tables {
     within: Box<[[u128; 10]; PIECES]>,
 }
 
-fn king(a: usize, b: usize) -> usize {
+/// The king distance between two cells.
+pub(crate) fn king(a: usize, b: usize) -> usize {
     let (fa, ra, fb, rb) = (a % SIZE, a / SIZE, b % SIZE, b / SIZE);
     fa.abs_diff(fb).max(ra.abs_diff(rb))
 }
@@ -299,6 +309,9 @@ impl Evaluate for ColoritoState {
         }
         if self.rules.just_colours || away > PLAN2_GATE {
             return None;
+        }
+        if let Some(plan) = remembered(self, self.side) {
+            return Some(plan);
         }
         // The two-piece planner first (a few milliseconds at most), for when
         // the IDA* planner, whose plans are the shortest, finds none in time.
@@ -592,7 +605,7 @@ pub(crate) fn helper_plan(
         table: vec![(0u64, 0u32, 0u32); (budget.saturating_mul(2).clamp(1024, 1 << 20) as usize).next_power_of_two()],
         stamp: 0,
         bufs: Vec::new(),
-        first: None,
+        path: Vec::new(),
         length: 0,
     };
     let mut bound = s.h(0, u32::MAX / 2);
@@ -604,15 +617,82 @@ pub(crate) fn helper_plan(
         let mut next = u32::MAX;
         match s.dfs(0, bound, &mut next) {
             Some(true) => {
-                let (from, to) = s.first?;
-                let cell = |i: u8| Cell::from_index(i as usize).expect("a board cell");
-                return Some((Move::Go { from: cell(from), to: cell(to) }, s.length));
+                s.path.reverse();
+                let &(from, to) = s.path.first()?;
+                remember(side, &s.path);
+                return Some((go(from, to), s.length));
             }
             None => return None,
             Some(false) if next == u32::MAX || next > 200 => return None,
             Some(false) => bound = next,
         }
     }
+}
+
+fn go(from: u8, to: u8) -> Move {
+    let cell = |i: u8| Cell::from_index(i as usize).expect("a board cell");
+    Move::Go { from: cell(from), to: cell(to) }
+}
+
+thread_local! {
+    /// The last whole plan `helper_plan` found on this thread, and whose.
+    static LAST_PLAN: RefCell<(Side, Vec<(u8, u8)>)> = const { RefCell::new((Side::Red, Vec::new())) };
+}
+
+fn remember(side: Side, plan: &[(u8, u8)]) {
+    LAST_PLAN.with_borrow_mut(|(s, p)| {
+        *s = side;
+        p.clear();
+        p.extend_from_slice(plan);
+    });
+}
+
+/// The rest of the last plan `helper_plan` found on this thread, when it
+/// still finishes `side`'s set from `state`: after the plan's first move
+/// (or its first two, or none) its remaining moves are replayed on `state`,
+/// the other side standing still, each checked as `helper_plan` checks its
+/// own. So a plan found once is followed to its end, move by move, as long
+/// as the opponent does not get in its way, instead of being searched for
+/// again within each move's time, which a plan a little beyond the budget
+/// may or may not fit, one move to the next. Being checked, a remembered
+/// plan is only a hint: one from another game on the same thread simply
+/// fails the check. The first move and the remaining length, or `None`.
+fn remembered(state: &ColoritoState, side: Side) -> Option<(Move, u32)> {
+    LAST_PLAN.with_borrow_mut(|(whose, plan)| {
+        if *whose != side || plan.is_empty() {
+            return None;
+        }
+        let r = &*state.rules;
+        let fixed = state.occ[side.other() as usize];
+        let walls = fixed & !state.held;
+        let base = side as usize * 20;
+        for skip in [1, 2, 0] {
+            let rest = plan.get(skip..).filter(|rest| !rest.is_empty())?;
+            let mut st = state.clone();
+            let valid = rest.iter().all(|&(from, to)| {
+                let (from, to) = (from as usize, to as usize);
+                let p = st.at[from] as usize;
+                let ok = st.occ[side as usize] >> from & 1 == 1
+                    && r.dist[p][to] != crate::rules::FAR
+                    && st.destinations_past(from, walls) >> to & 1 == 1;
+                if ok {
+                    st.move_piece(from, to);
+                }
+                ok
+            });
+            let done = (base..base + 20).all(|p| {
+                let c = st.pos[p];
+                c != NONE && (r.home[p] >> c & 1 == 1 || r.home[p] & fixed != 0)
+            });
+            if valid && done {
+                let n = rest.len() as u32;
+                let (from, to) = rest[0];
+                plan.drain(..skip);
+                return Some((go(from, to), n));
+            }
+        }
+        None
+    })
 }
 
 struct HelperSearch {
@@ -629,7 +709,8 @@ struct HelperSearch {
     table: Vec<(u64, u32, u32)>,
     stamp: u32,
     bufs: Vec<Vec<(i32, u8, u8)>>,
-    first: Option<(u8, u8)>,
+    /// The plan found, last move first.
+    path: Vec<(u8, u8)>,
     length: u32,
 }
 
@@ -716,9 +797,8 @@ impl HelperSearch {
             match res {
                 Some(false) => {}
                 Some(true) => {
-                    if g == 0 {
-                        self.first = Some((from, to));
-                    }
+                    // Pushed on the way back up: the plan's moves in reverse.
+                    self.path.push((from, to));
                     out = Some(true);
                     break;
                 }
@@ -774,7 +854,7 @@ pub fn finish_bound(state: &ColoritoState, side: Side) -> Option<u32> {
         table: Vec::new(),
         stamp: 0,
         bufs: Vec::new(),
-        first: None,
+        path: Vec::new(),
         length: 0,
     };
     Some(s.h(0, 1000))

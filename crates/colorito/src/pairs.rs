@@ -26,7 +26,8 @@
 
 use std::time::Instant;
 
-use crate::board::{CELLS, Cell, SIZE, Side};
+use crate::board::{CELLS, Cell, Side};
+use crate::eval::king;
 use crate::rules::Rules;
 use crate::state::{ColoritoState, Move, NONE, reach};
 
@@ -46,11 +47,6 @@ const MAX_LEN: u16 = 80;
 /// pair has at most a few thousand, a group of three some tens of
 /// thousands): beyond it the planner gives up, the same way every time.
 const STATE_BUDGET: u64 = 1_000_000;
-
-fn king(a: usize, b: usize) -> usize {
-    let (fa, ra, fb, rb) = (a % SIZE, a / SIZE, b % SIZE, b / SIZE);
-    fa.abs_diff(fb).max(ra.abs_diff(rb))
-}
 
 /// The first move of the best plan that moves two or three pieces at a
 /// time, and the plan's estimated length in moves (see below). A piece whose

@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use plateau_ai::alphabeta::AlphaBeta;
 use plateau_ai::{Budget, Score as SearchScore, Search};
-use plateau_colorito::{Colorito, ColoritoState, Score, Side, min_moves, plan};
+use plateau_colorito::{Colorito, ColoritoState, Move, Score, Side, min_moves, plan};
 use plateau_core::{Evaluate, Game, State};
 use std::time::Instant;
 
@@ -92,9 +92,14 @@ fn a_planner_out_of_time_gives_up() {
     let (_, n) = s.planned_move_version(None, 0).expect("a plan within the budget");
     assert_eq!(n, 8);
     assert_eq!(s.planned_move_version(Some(Instant::now()), 0), None);
-    // v2's planner finds it with fewer positions, and gives up in time too.
+    // v2's planner finds it with fewer positions, and gives up in time too
+    // where it has no plan to remember (a new thread: a plan found on this
+    // one would be followed).
     assert_eq!(s.planned_move_version(None, 1).map(|p| p.1), Some(8));
-    assert_eq!(s.planned_move_version(Some(Instant::now()), 1), None);
+    let fresh = s.clone();
+    let late = std::thread::spawn(move || fresh.planned_move_version(Some(Instant::now()), 1)).join().unwrap();
+    assert_eq!(late, None);
+    assert_eq!(s.planned_move_version(Some(Instant::now()), 1).map(|p| p.1), Some(8));
 }
 
 #[test]
@@ -209,4 +214,55 @@ fn a_piece_walled_in_by_racing_opponent_pieces_cannot_be_planned_home() {
     assert!(finish_bound(&s, Side::Red).is_some_and(|b| b > 100), "{:?}", finish_bound(&s, Side::Red));
     assert_eq!(plateau_colorito::eval::plan_v2(&s, Side::Red, 60_000), None);
     assert_eq!(s.planned_move_version(None, 1), None);
+}
+
+#[test]
+fn v2_follows_a_plan_found_once_when_there_is_no_time_to_search_again() {
+    let s = six_away();
+    let (mv, n) = s.planned_move_version(None, 1).expect("v2 plans");
+    assert!(n > 3, "{n}");
+    let mut s = red_moves_again(&s, mv);
+    // A budget of a single position is no time to search: IDA* gives up.
+    assert_eq!(plateau_colorito::eval::plan_v2(&s, Side::Red, 1), None);
+    // Yet with its deadline already passed, v2 follows the plan it found,
+    // one move shorter each time, every move legal, to the finish.
+    for left in (1..n).rev() {
+        let (mv, m) = s.planned_move_version(Some(Instant::now()), 1).expect("the plan found before");
+        assert_eq!(m, left, "{}", s.to_text());
+        assert!(s.is_legal(mv), "{mv:?}\n{}", s.to_text());
+        s = red_moves_again(&s, mv);
+    }
+    assert!(s.in_extra_move(), "{}", s.to_text());
+}
+
+#[test]
+fn a_remembered_plan_is_dropped_when_the_opponent_gets_in_its_way() {
+    let s = six_away();
+    let (mv, n) = s.planned_move_version(None, 1).expect("v2 plans");
+    let after = red_moves_again(&s, mv);
+    let (next, _) = after.planned_move_version(Some(Instant::now()), 1).expect("the plan found before");
+    // Blue's L20 is put on the cell the plan's next move ends on: that move
+    // is no longer legal, and neither is the rest of the plan.
+    let Move::Go { to, .. } = next else { panic!("{next:?}") };
+    let mut text = after.to_text();
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let (file, rank) = (to.index() % 10, to.index() / 10);
+    let row = 2 + (9 - rank);
+    let mut cells: Vec<String> = lines[row].split_whitespace().map(str::to_string).collect();
+    let from_blue = lines.iter().position(|l| l.contains("L20")).expect("L20 on the board");
+    assert_ne!(from_blue, row);
+    cells[file] = "L20".to_string();
+    let mut lines = lines;
+    lines[from_blue] = lines[from_blue].replace("L20", ".");
+    lines[row] = cells.join(" ");
+    text = lines.join("\n");
+    let blocked = Colorito::standard().position(&text).unwrap();
+    assert!(!blocked.is_legal(next));
+    if let Some((mv, _)) = blocked.planned_move_version(Some(Instant::now()), 1) {
+        assert!(blocked.is_legal(mv), "{mv:?}");
+    }
+    // Searched anew with time, the plan found is legal too.
+    let (mv, m) = blocked.planned_move_version(None, 1).expect("a new plan");
+    assert!(blocked.is_legal(mv), "{mv:?}");
+    assert!(m > 0 && m < 80, "{m} (the first plan had {n})");
 }
