@@ -10,7 +10,11 @@
 //! weights of `weights.json`), `v2:later=20,stop_lead=10` (the same terms
 //! with changed weights), `v1` (today's evaluation, [`Weights::DEFAULT`]),
 //! `v1` with changed weights: `stop=60,capture=90`, or `first` (the crate's
-//! first, untuned evaluation, kept here as a baseline). By default A is `v2`
+//! first, untuned evaluation, kept here as a baseline). A `v2` spec searches
+//! as alpha-beta's latest version does for Abraxas (the game's
+//! `search_moves` and `free_decision`), others search every legal move with
+//! every decision using depth; a suffix chooses: `v2+plain` (neither),
+//! `v2+moves`, `v2+free`, `v1+moves+free`. By default A is `v2`
 //! and B is `v1`. Games are played in
 //! pairs from the same random opening (`--openings` plies, default 2), each
 //! evaluation taking each seat once. Prints the score of A.
@@ -35,6 +39,25 @@ enum Eval {
 }
 
 static EVALS: OnceLock<[Eval; 2]> = OnceLock::new();
+
+/// Per evaluation: whether the search uses the game's
+/// [`Evaluate::search_moves`] and [`Evaluate::free_decision`]
+/// ([`search_flags`]).
+static SEARCH: OnceLock<[(bool, bool); 2]> = OnceLock::new();
+
+/// The search flags of a spec and the spec without them: without flags,
+/// `v2` specs use both hooks and others neither; with flags (`+moves`,
+/// `+free`, `+plain` for none), those named.
+fn search_flags(spec: &str) -> ((bool, bool), String) {
+    let mut parts = spec.split('+');
+    let base = parts.next().unwrap_or_default().to_string();
+    let flags: Vec<&str> = parts.collect();
+    if flags.is_empty() {
+        let v2 = base.starts_with("v2");
+        return ((v2, v2), base);
+    }
+    ((flags.contains(&"moves"), flags.contains(&"free")), base)
+}
 
 /// The position, judged by evaluation `K` of [`EVALS`].
 #[derive(Clone, PartialEq, Debug)]
@@ -99,6 +122,12 @@ impl<const K: usize> Evaluate for Judged<K> {
                 weighted(&w, &t)
             }
         }
+    }
+    fn search_moves(&self, out: &mut Vec<Move>) {
+        if SEARCH.get().expect("set")[K].0 { self.0.search_moves(out) } else { self.0.legal_moves(out) }
+    }
+    fn free_decision(&self) -> bool {
+        SEARCH.get().expect("set")[K].1 && self.0.free_decision()
     }
     fn noisy_moves(&self, out: &mut Vec<Move>) {
         match EVALS.get().expect("set")[K] {
@@ -267,6 +296,8 @@ fn main() {
         }
         i += 2;
     }
+    let ((fa, a), (fb, b)) = (search_flags(&a), search_flags(&b));
+    SEARCH.set([fa, fb]).expect("once");
     EVALS.set([parse_eval(&a), parse_eval(&b)]).expect("once");
     if let Some(games) = texel {
         return fit(&args, games);

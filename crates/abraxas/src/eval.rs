@@ -57,6 +57,23 @@
 //! Abraxas games end by the stones taken (none were seen to reach
 //! `max-plies` or a repetition), so no term presses a side ahead to finish.
 //!
+//! # What the latest search looks at
+//!
+//! Alpha-beta's latest version asks the game which moves to search
+//! ([`Evaluate::search_moves`]) and which decisions are free
+//! ([`Evaluate::free_decision`]); `v1` searches as before. In the interlude
+//! it searches passing and the stop stones that break a line in reach of the
+//! scorer (as for noisy moves, below), not a stop stone in every empty hole;
+//! in a placement turn, every red placement but only the stop stones that
+//! break a line the opponent would have in reach after the next push (in the
+//! hole in reach, over a dot within three cells of it, or over a dot of a
+//! line the next push alone makes). The removal of a line's stones and the
+//! interlude do not use up depth: a capture is seen whole. Against the same
+//! evaluation searched as before, at 30,000 nodes a move on level 1 (the
+//! `duel` example, 200 games each): the free decisions with the interlude's
+//! moves 63.2%, then the placement turn's stop stones 56.8% and 54.2% (two
+//! seeds) on top.
+//!
 //! # Noisy moves
 //!
 //! For quiescence search ([`Evaluate::noisy_moves`]): every removal (a
@@ -299,6 +316,45 @@ impl AbraxasState {
     }
 }
 
+/// The cells within three steps of `m` in any direction.
+#[inline]
+fn near(m: u128) -> u128 {
+    let mut out = m;
+    for dir in Dir::ALL {
+        let s = dir.step();
+        let (mut up, mut down) = (m, m);
+        for _ in 0..3 {
+            up <<= s;
+            down >>= s;
+            out |= up | down;
+        }
+    }
+    out
+}
+
+impl AbraxasState {
+    /// The stop stones worth placing in a placement turn: those that, once
+    /// the plate has moved twice, break a line the opponent would have in
+    /// reach (in the hole in reach, over a dot near it, or over a dot of a
+    /// line the second push alone makes). Holes named by their cells now.
+    fn useful_stops(&self) -> u128 {
+        let them = self.reach_next();
+        if them.gain == 0 {
+            return 0;
+        }
+        let (p, p1) = (self.c.pos, self.c.pos.next());
+        let twice = |m: u128| p1.push_mask(p.push_mask(m));
+        let empty2 = twice(self.empty_holes().0);
+        let dots = self.rules.dots;
+        let mut blocks = them.holes | (near(them.holes) & dots);
+        if them.push_lines {
+            let circles = red_of(twice(self.c.red), twice(self.c.stop[0] | self.c.stop[1]), dots);
+            blocks |= lines_mask(circles) & dots;
+        }
+        p.unpush_mask(p1.unpush_mask(blocks & empty2))
+    }
+}
+
 /// The terms of the latest evaluation (`v2`), in the order of
 /// [`Evaluate::TERMS`]: each is how many times its weight counts, for the
 /// player whose position it is (then signed for the seat asked). They are
@@ -493,6 +549,29 @@ impl Evaluate for AbraxasState {
 
     fn weights() -> &'static [f32] {
         weights()
+    }
+
+    fn search_moves(&self, out: &mut Vec<Move>) {
+        if self.c.phase == Phase::Interlude && self.c.end.is_none() {
+            out.clear();
+            out.push(Move::Pass);
+            out.extend(cells(self.blocking_holes()).map(Move::Stop));
+        } else if self.c.phase == Phase::Place
+            && self.c.end.is_none()
+            && self.c.reserve > 0
+            && self.c.stops[self.c.mover as usize] > 0
+        {
+            out.clear();
+            let empty = self.empty_holes().0;
+            out.extend(cells(empty).map(Move::Place));
+            out.extend(cells(self.useful_stops() & empty).map(Move::Stop));
+        } else {
+            self.legal_moves(out);
+        }
+    }
+
+    fn free_decision(&self) -> bool {
+        matches!(self.c.phase, Phase::Score | Phase::Interlude)
     }
 
     fn noisy_moves(&self, out: &mut Vec<Move>) {

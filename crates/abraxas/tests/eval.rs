@@ -379,3 +379,78 @@ fn the_player_ahead_finishes() {
     assert_eq!(s.to_move(), Turn::Over);
     assert_eq!(s.outcome().unwrap().value(0), 1.0);
 }
+
+/// Whether the player to place in `s` can capture with a placement (a red
+/// stone or a stop stone), tried one by one.
+fn placer_can_capture(s: &AbraxasState) -> bool {
+    if s.phase() != Phase::Place {
+        return false;
+    }
+    let mut moves = Vec::new();
+    s.legal_moves(&mut moves);
+    moves.iter().any(|&m| {
+        let mut t = s.clone();
+        t.apply(m);
+        t.phase() == Phase::Score || t.to_move() == Turn::Over
+    })
+}
+
+/// The moves alpha-beta's latest version searches: every legal move but the
+/// stop stones that break nothing; every stop stone that takes away the
+/// next placer's every capture (found by trying each, when another stop
+/// stone would leave one) is kept.
+#[test]
+fn the_searched_moves_keep_every_stop_stone_that_blocks() {
+    let (mut legal, mut searched) = (Vec::new(), Vec::new());
+    let (mut blocking_seen, mut pruned) = ([0usize; 2], 0usize);
+    for (_, s) in playout_positions(21, 6, 1) {
+        s.legal_moves(&mut legal);
+        s.search_moves(&mut searched);
+        assert!(!searched.is_empty());
+        assert!(searched.iter().all(|m| legal.contains(m)), "{searched:?}");
+        for m in &legal {
+            if !matches!(m, Move::Stop(_)) {
+                assert!(searched.contains(m), "{m:?} is searched");
+            }
+        }
+        pruned += legal.len() - searched.len();
+        let stops: Vec<Move> = legal.iter().copied().filter(|m| matches!(m, Move::Stop(_))).collect();
+        let leaves_capture = |m: Move| {
+            let mut t = s.clone();
+            t.apply(m);
+            placer_can_capture(&t)
+        };
+        let phase = s.phase();
+        if phase == Phase::Score || (phase == Phase::Place && s.reserve() == 0) {
+            assert_eq!(searched.len(), legal.len());
+            continue;
+        }
+        if !stops.iter().any(|&m| leaves_capture(m)) {
+            continue;
+        }
+        for &m in &stops {
+            let mut t = s.clone();
+            t.apply(m);
+            // A stop stone in a placement turn that itself makes a line is
+            // not a block.
+            if t.phase() == Phase::Place && !placer_can_capture(&t) {
+                blocking_seen[usize::from(phase == Phase::Interlude)] += 1;
+                assert!(
+                    searched.contains(&m),
+                    "{m:?} blocks ({phase:?})\n{}",
+                    s.render(plateau_core::Reader::Referee, false)
+                );
+            }
+        }
+    }
+    assert!(blocking_seen[0] > 0 && blocking_seen[1] > 0, "{blocking_seen:?}");
+    assert!(pruned > 0);
+}
+
+/// The removal and the interlude complete a capture: free decisions.
+#[test]
+fn the_removal_and_the_interlude_are_free_decisions() {
+    for (_, s) in playout_positions(5, 3, 1) {
+        assert_eq!(s.free_decision(), matches!(s.phase(), Phase::Score | Phase::Interlude), "{:?}", s.phase());
+    }
+}

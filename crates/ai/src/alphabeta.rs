@@ -346,8 +346,13 @@ impl<S: Evaluate> AlphaBeta<S> {
                 }
             }
         }
+        let latest = self.version.is_none();
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        state.legal_moves(&mut moves);
+        if latest {
+            state.search_moves(&mut moves);
+        } else {
+            state.legal_moves(&mut moves);
+        }
         let mut noisy = std::mem::take(&mut self.noisy_buffers[ply]);
         state.noisy_moves(&mut noisy);
         // Ordered lazily: most nodes are cut off after a move or two, so the
@@ -355,8 +360,10 @@ impl<S: Evaluate> AlphaBeta<S> {
         let mut scores = std::mem::take(&mut self.score_buffers[ply]);
         self.score_moves(&moves, &mut scores, tt_move, ply, &noisy);
         // A forced decision (one legal move) does not use up depth, so that
-        // turns of several decisions are seen whole.
-        let next = if moves.len() == 1 { depth } else { depth - 1 };
+        // turns of several decisions are seen whole; nor, for the latest
+        // version, does a decision the game calls free
+        // (`Evaluate::free_decision`).
+        let next = if moves.len() == 1 || (latest && state.free_decision()) { depth } else { depth - 1 };
         let mut best = -INF;
         let mut best_move = None;
         for i in 0..moves.len() {

@@ -379,6 +379,24 @@ pub trait Evaluate: State {
         !noisy.is_empty() && noisy.len() == self.count_moves()
     }
 
+    /// The moves alpha-beta's latest version searches here, below its root:
+    /// the legal moves (the default), or fewer where the game knows that the
+    /// others do not matter (Abraxas: in the interlude, passing or a stop
+    /// stone that breaks the scorer's line; in a placement turn, the stop
+    /// stones that break the opponent's). Never empty while the game goes
+    /// on. Older versions search every legal move.
+    fn search_moves(&self, out: &mut Vec<Self::Move>) {
+        self.legal_moves(out);
+    }
+
+    /// Whether the decision here completes a turn already chosen (Abraxas's
+    /// removal of a line's stones and the interlude after it), so that
+    /// alpha-beta's latest version does not count it against its depth and
+    /// sees a capture whole. By default no (older versions never ask).
+    fn free_decision(&self) -> bool {
+        false
+    }
+
     /// A move the game's own planner chooses here by a method it trusts more
     /// than a search with [`Evaluate::evaluate`] (an endgame solver, as chess
     /// engines play from endgame tables at the root), with the number of
