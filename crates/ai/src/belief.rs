@@ -131,6 +131,23 @@ pub const MODEL_PRIOR: f64 = 0.9;
 /// any value (another search, whose moves serve its look-ahead) leaves the
 /// belief near uniform instead of misleading it.
 pub fn infer_mixed<S: Secrets>(knowledge: &S::Knowledge, me: Seat, rationality: f64, model_prior: f64) -> Belief {
+    infer_fitted::<S>(knowledge, me, rationality, model_prior).0
+}
+
+/// [`infer_mixed`]'s belief, and for each seat the posterior probability
+/// that it plays as the model says (rather than by chance, as far as the
+/// model can tell): `p·R / (p·R + 1 − p)`, where `p` is `model_prior` and
+/// `R` the mean over the seat's candidate values of the likelihood ratio of
+/// its moves, model against chance (each value equally likely a priori).
+/// Greedy players, whom the model reads well, come near 1 after a few
+/// moves; seats whose secret is known (`me`), or who made no move with a
+/// choice, stay at `model_prior`.
+pub fn infer_fitted<S: Secrets>(
+    knowledge: &S::Knowledge,
+    me: Seat,
+    rationality: f64,
+    model_prior: f64,
+) -> (Belief, [f64; MAX_SEATS]) {
     let mut s = S::initial(knowledge);
     let seats = s.seats();
     // log of the likelihood ratio, model against chance, per seat and value.
@@ -159,13 +176,22 @@ pub fn infer_mixed<S: Secrets>(knowledge: &S::Knowledge, me: Seat, rationality: 
         }
     }
     let mut weights: SecretWeights = [[0.0; MAX_SECRET_VALUES]; MAX_SEATS];
+    let mut fit = [model_prior; MAX_SEATS];
     for (seat, row) in weights.iter_mut().enumerate().take(seats) {
         let cands = S::candidates(knowledge, seat);
         let vals = || (0..S::VALUES).filter(|v| cands >> v & 1 == 1);
         // Scaled by the largest ratio, so that nothing overflows.
         let top = vals().map(|v| log_ratio[seat][v]).fold(0.0, f64::max);
+        let mut model = 0.0;
         for v in vals() {
-            row[v] = model_prior * (log_ratio[seat][v] - top).exp() + (1.0 - model_prior) * (-top).exp();
+            let r = (log_ratio[seat][v] - top).exp();
+            model += r;
+            row[v] = model_prior * r + (1.0 - model_prior) * (-top).exp();
+        }
+        let n = cands.count_ones().max(1) as f64;
+        let (m, c) = (model_prior * model / n, (1.0 - model_prior) * (-top).exp());
+        if open[seat] && m + c > 0.0 {
+            fit[seat] = m / (m + c);
         }
         let total: f64 = row.iter().sum();
         if total > 0.0 {
@@ -174,5 +200,5 @@ pub fn infer_mixed<S: Secrets>(knowledge: &S::Knowledge, me: Seat, rationality: 
             }
         }
     }
-    Belief { weights, seats }
+    (Belief { weights, seats }, fit)
 }

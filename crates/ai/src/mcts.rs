@@ -13,6 +13,10 @@
 //! −1..1; a finished game gives the outcome's returns (or, with
 //! [`MctsConfig::win_weight`], +1 to its winners and −1 to the others). Each node holds the sum
 //! of the returns of the seat that made its move, so 2 to 4 seats work alike.
+//! The information-set search may model the other seats instead
+//! ([`MctsConfig::opponent_model`]): at their nodes, with a probability that
+//! grows with how well their moves so far fit the belief's model, they play
+//! the model's best move for their secret in the determinization.
 
 use std::time::{Duration, Instant};
 
@@ -41,6 +45,14 @@ pub struct MctsConfig {
     /// winner, shared wins included, −1 for the others) rather than the
     /// outcome's ranked returns: 0 ranks, 1 counts only wins.
     pub win_weight: f32,
+    /// Information-set search: at another seat's node of the tree, the
+    /// probability, times the posterior that the seat plays as the belief's
+    /// model ([`crate::belief::infer_fitted`]), of following the model's
+    /// move (the best by [`Secrets::evaluate_as`] for the seat's secret in
+    /// the determinization) instead of UCB. 0: max^n everywhere.
+    pub opponent_model: f32,
+    /// The same in playouts (0: uniformly random playouts).
+    pub playout_model: f32,
 }
 
 impl Default for MctsConfig {
@@ -52,6 +64,8 @@ impl Default for MctsConfig {
             max_nodes: 4_000_000,
             version: None,
             win_weight: 0.0,
+            opponent_model: 0.0,
+            playout_model: 0.0,
         }
     }
 }
@@ -144,6 +158,23 @@ fn returns<S: Evaluate>(s: &S, scale: f32, version: Option<usize>, win_weight: f
     r
 }
 
+/// The opponent model of an information-set search: a seat's secret in a
+/// determinization, and the value of a state for a seat with a secret.
+struct Model<S> {
+    secret: fn(&S, usize) -> usize,
+    value: fn(&S, usize, usize) -> i32,
+    /// Per seat, the probability of following the model in the tree.
+    tree: [f32; MAX_SEATS],
+    /// Per seat, the same in playouts.
+    playout: [f32; MAX_SEATS],
+    /// The searching seat (never modelled).
+    me: usize,
+    /// The model's best children (ties) of a node for a seat and a secret:
+    /// `(node << 8 | seat << 4 | secret)` to a range of `ties`.
+    cache: std::collections::HashMap<u64, (u32, u32)>,
+    ties: Vec<u32>,
+}
+
 /// The common engine of both searches.
 struct Engine<S: State> {
     config: MctsConfig,
@@ -158,6 +189,8 @@ struct Engine<S: State> {
     /// The sum over this search's iterations of each seat's return.
     root_returns: [f64; MAX_SEATS],
     seats: usize,
+    model: Option<Model<S>>,
+    values: Vec<i32>,
 }
 
 impl<S: Evaluate> Engine<S> {
@@ -174,7 +207,72 @@ impl<S: Evaluate> Engine<S> {
             stop: None,
             root_returns: [0.0; MAX_SEATS],
             seats: 0,
+            model: None,
+            values: Vec::new(),
         }
+    }
+
+    /// The model's move for `seat` among `moves` in `s` (ties at random).
+    fn model_pick(&mut self, s: &mut S, seat: usize) -> S::Move {
+        let model = self.model.as_ref().expect("a model");
+        let secret = (model.secret)(s, seat);
+        self.values.clear();
+        for &m in &self.moves {
+            let u = s.apply(m);
+            self.values.push((model.value)(s, seat, secret));
+            s.undo(m, u);
+        }
+        let best = *self.values.iter().max().expect("moves");
+        let n = self.values.iter().filter(|&&v| v == best).count();
+        let mut k = if n > 1 { self.rng.random_range(0..n) } else { 0 };
+        for (i, &v) in self.values.iter().enumerate() {
+            if v == best {
+                if k == 0 {
+                    return self.moves[i];
+                }
+                k -= 1;
+            }
+        }
+        unreachable!("a best move")
+    }
+
+    /// The model's child of `node` for `seat` in `s` (ties at random).
+    fn model_child(&mut self, node: u32, s: &mut S, seat: usize) -> u32 {
+        let model = self.model.as_mut().expect("a model");
+        let secret = (model.secret)(s, seat);
+        let key = (node as u64) << 8 | (seat as u64) << 4 | secret as u64;
+        let (start, len) = match model.cache.get(&key) {
+            Some(&r) => r,
+            None => {
+                let mut best = i32::MIN;
+                let start = model.ties.len() as u32;
+                for c in self.tree.children(node) {
+                    let m = self.tree.nodes[c as usize].mv.expect("children have moves");
+                    let u = s.apply(m);
+                    let v = (model.value)(s, seat, secret);
+                    s.undo(m, u);
+                    if v > best {
+                        best = v;
+                        model.ties.truncate(start as usize);
+                    }
+                    if v == best {
+                        model.ties.push(c);
+                    }
+                }
+                let r = (start, model.ties.len() as u32 - start);
+                model.cache.insert(key, r);
+                r
+            }
+        };
+        let k = if len > 1 { self.rng.random_range(0..len) } else { 0 };
+        self.model.as_ref().expect("a model").ties[(start + k) as usize]
+    }
+
+    /// Whether `seat` follows the model here (`playout`: in a playout).
+    fn follows(&mut self, seat: usize, playout: bool) -> bool {
+        let Some(model) = &self.model else { return false };
+        let p = if playout { model.playout[seat] } else { model.tree[seat] };
+        seat != model.me && p > 0.0 && self.rng.random::<f32>() < p
     }
 
     fn expand(&mut self, node: u32, s: &S, seat: usize) {
@@ -238,7 +336,7 @@ impl<S: Evaluate> Engine<S> {
                     break; // the tree is full
                 }
             }
-            let c = self.select(node);
+            let c = if self.follows(seat, false) { self.model_child(node, &mut s, seat) } else { self.select(node) };
             let mv = self.tree.nodes[c as usize].mv.expect("children have moves");
             s.apply(mv);
             node = c;
@@ -251,7 +349,10 @@ impl<S: Evaluate> Engine<S> {
         let mut plies = 0;
         while plies < self.config.playout_plies && s.to_move() != Turn::Over {
             s.legal_moves(&mut self.moves);
-            let mv = self.moves[self.rng.random_range(0..self.moves.len())];
+            let mv = match s.to_move() {
+                Turn::Seat(seat) if self.follows(seat, true) => self.model_pick(&mut s, seat),
+                _ => self.moves[self.rng.random_range(0..self.moves.len())],
+            };
             s.apply(mv);
             plies += 1;
         }
@@ -431,6 +532,25 @@ fn winning_move<S: State>(state: &S) -> Option<S::Move> {
     })
 }
 
+/// The latest information-set search's [`MctsConfig::opponent_model`]: the
+/// other seats follow the belief's model in the tree as far as their moves
+/// fit it. Without it, each other seat of a determinization searches for its
+/// own win knowing every objective, ours included (max^n), and "attacks" the
+/// searching seat as greedy players never do: even knowing the true
+/// objectives, that search wins 72.0% against three greedy players (4
+/// players, 100 ms, 200 games). Measured with the same harness: 64.5% without
+/// the model, 72.5% with it (74.0% with [`MODEL_FIT_POWER`]); the model in
+/// playouts too (`playout_model` 1) costs iterations: 69.5%.
+const OPPONENT_MODEL: f32 = 1.0;
+
+/// The power of a seat's fit to the model ([`crate::belief::infer_fitted`])
+/// that, times [`MctsConfig::opponent_model`], is the probability of
+/// following the model at the seat's nodes: a seat the model reads well
+/// (greedy players: a fit of 0.95 in the first half of a game, 0.99 in the
+/// second, 4 players) is followed most of the time, one it reads poorly
+/// (information-set searches of 2026-11-30: 0.64 and 0.32, 3 players) rarely.
+const MODEL_FIT_POWER: i32 = 3;
+
 /// How many determinizations the latest information-set search draws before
 /// it starts.
 const SAMPLE_POOL: usize = 512;
@@ -447,11 +567,14 @@ const WIN_WEIGHT: f32 = 1.0;
 /// ([`belief`](crate::belief)). It never receives a state, only knowledge.
 ///
 /// The latest version (issue 20) differs from v1 (`eval=v1`, the search of
-/// 2026-11-30) in three ways: it plays to win ([`WIN_WEIGHT`]); its belief
+/// 2026-11-30) in four ways: it plays to win ([`WIN_WEIGHT`]); its belief
 /// doubts that the others play as the model says
 /// ([`belief::infer_mixed`](crate::belief::infer_mixed)), so that a player the
-/// model cannot read (another search) does not mislead it; and it draws a
-/// pool of determinizations once rather than one per iteration.
+/// model cannot read (another search) does not mislead it; it draws a
+/// pool of determinizations once rather than one per iteration; and in its
+/// tree the other seats play the belief's model's move as far as their moves
+/// so far fit the model ([`OPPONENT_MODEL`], [`MODEL_FIT_POWER`]), UCB
+/// otherwise.
 pub struct IsMcts<S: Hidden> {
     engine: Engine<S>,
     /// Whether to sample from beliefs (true) or uniformly.
@@ -463,6 +586,7 @@ impl<S: Secrets> IsMcts<S> {
     pub fn new(budget: Budget, rng: PlayerRng, mut config: MctsConfig) -> Self {
         if config.version.is_none() {
             config.win_weight = WIN_WEIGHT;
+            config.opponent_model = OPPONENT_MODEL;
         }
         IsMcts { engine: Engine::new(config, budget, rng), use_beliefs: true }
     }
@@ -474,6 +598,7 @@ impl<S: Secrets> HiddenSearch<S> for IsMcts<S> {
     }
     fn search(&mut self, knowledge: &S::Knowledge, seat: usize) -> (S::Move, SearchInfo) {
         self.engine.tree = Tree::new();
+        self.engine.model = None;
         let time = if self.engine.config.version.is_some() {
             // Version 1 (2026-11-30): a fresh sample at every iteration.
             if self.use_beliefs {
@@ -487,16 +612,32 @@ impl<S: Secrets> HiddenSearch<S> for IsMcts<S> {
             // random for each iteration: a copy instead of a weighted draw.
             let start = Instant::now();
             let n = self.engine.budget.iterations.map_or(SAMPLE_POOL, |i| (i as usize).clamp(1, SAMPLE_POOL));
-            let rng = &mut self.engine.rng;
             let pool: Vec<S> = if self.use_beliefs {
-                let belief = crate::belief::infer_mixed::<S>(
+                let (belief, fit) = crate::belief::infer_fitted::<S>(
                     knowledge,
                     seat,
                     crate::belief::RATIONALITY,
                     crate::belief::MODEL_PRIOR,
                 );
+                let config = self.engine.config;
+                if config.opponent_model > 0.0 || config.playout_model > 0.0 {
+                    let follow = |f: f64| f.powi(MODEL_FIT_POWER) as f32;
+                    let tree = fit.map(|f| config.opponent_model * follow(f));
+                    let playout = fit.map(|f| config.playout_model * follow(f));
+                    self.engine.model = Some(Model {
+                        secret: S::secret,
+                        value: S::evaluate_as,
+                        tree,
+                        playout,
+                        me: seat,
+                        cache: Default::default(),
+                        ties: Vec::new(),
+                    });
+                }
+                let rng = &mut self.engine.rng;
                 (0..n).map(|_| S::sample_weighted(knowledge, &belief.weights, rng)).collect()
             } else {
+                let rng = &mut self.engine.rng;
                 (0..n).map(|_| S::sample(knowledge, rng)).collect()
             };
             self.engine.run_from(start, |rng| pool[rng.random_range(0..pool.len())].clone())
@@ -512,5 +653,96 @@ impl<S: Secrets> HiddenSearch<S> for IsMcts<S> {
         };
         let info = self.engine.info(time, value);
         (mv, info)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plateau_core::rand::SeedableRng;
+    use plateau_core::{Game, Options};
+    use plateau_kabaleo::{Kabaleo, KabaleoState};
+
+    fn state(seed: u64, plies: usize) -> KabaleoState {
+        let settings = Kabaleo::INFO.resolve(Some("4-players"), &Options::new()).unwrap();
+        let mut k = Kabaleo::configure(&settings).unwrap().start(seed);
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            k.legal_moves(&mut moves);
+            k.apply(moves[moves.len() / 3]);
+        }
+        k
+    }
+
+    fn engine(me: usize, follow: f32) -> Engine<KabaleoState> {
+        let mut e = Engine::new(MctsConfig::default(), Budget::default(), PlayerRng::seed_from_u64(3));
+        e.model = Some(Model {
+            secret: KabaleoState::secret,
+            value: KabaleoState::evaluate_as,
+            tree: [follow; MAX_SEATS],
+            playout: [follow; MAX_SEATS],
+            me,
+            cache: Default::default(),
+            ties: Vec::new(),
+        });
+        e
+    }
+
+    /// The moves that are best for `seat` by the opponent-model evaluation
+    /// of its true objective, each judged on a fresh copy.
+    fn best_moves(s: &KabaleoState, seat: usize) -> Vec<<KabaleoState as State>::Move> {
+        let mut moves = Vec::new();
+        s.legal_moves(&mut moves);
+        let value = |m| {
+            let mut t = s.clone();
+            t.apply(m);
+            t.evaluate_as(seat, s.secret(seat))
+        };
+        let best = moves.iter().map(|&m| value(m)).max().unwrap();
+        moves.into_iter().filter(|&m| value(m) == best).collect()
+    }
+
+    /// The model's child of a node, and its move in a playout, are among the
+    /// mover's best moves by its own objective, and every tie is played.
+    #[test]
+    fn the_model_plays_the_movers_best_moves() {
+        for (seed, plies) in [(1u64, 5usize), (2, 13), (7, 30), (9, 0)] {
+            let mut s = state(seed, plies);
+            let seat = s.to_move().seat().unwrap();
+            let best = best_moves(&s, seat);
+            let mut e = engine((seat + 1) % 4, 1.0);
+            e.expand(0, &s, seat);
+            let mut seen = Vec::new();
+            for _ in 0..3000 {
+                let before = s.clone();
+                let c = e.model_child(0, &mut s, seat);
+                assert!(s == before, "the state is restored");
+                let mv = e.tree.nodes[c as usize].mv.unwrap();
+                assert!(best.contains(&mv), "seed {seed}: {mv:?} is not among {best:?}");
+                if !seen.contains(&mv) {
+                    seen.push(mv);
+                }
+                s.legal_moves(&mut e.moves);
+                let p = e.model_pick(&mut s, seat);
+                assert!(best.contains(&p), "seed {seed}: playout {p:?} is not among {best:?}");
+            }
+            assert_eq!(seen.len(), best.len(), "seed {seed}: every tie is played");
+        }
+    }
+
+    /// The searching seat never follows the model; the others do with the
+    /// probability given, never at 0.
+    #[test]
+    fn only_the_other_seats_follow_the_model() {
+        let mut e = engine(2, 1.0);
+        assert!((0..200).all(|_| !e.follows(2, false) && !e.follows(2, true)));
+        assert!((0..200).all(|_| e.follows(0, false) && e.follows(3, true)));
+        let mut e = engine(2, 0.0);
+        assert!((0..200).all(|_| !e.follows(0, false) && !e.follows(1, true)));
+        let mut e = engine(0, 0.25);
+        let n = (0..4000).filter(|_| e.follows(1, false)).count();
+        assert!((800..1200).contains(&n), "{n} of 4000 at 0.25");
+        let mut e = Engine::<KabaleoState>::new(MctsConfig::default(), Budget::default(), PlayerRng::seed_from_u64(3));
+        assert!(!e.follows(1, false), "no model, no following");
     }
 }

@@ -252,3 +252,109 @@ fn mixed_beliefs_lie_between_the_model_and_chance() {
         }
     }
 }
+
+/// Each seat's fit to the model ([`plateau_ai::belief::infer_fitted`]),
+/// computed here from its definition: replay the seat's moves, for each
+/// candidate objective the model's probability of the move (softmax of the
+/// opponent-model evaluation at `RATIONALITY`, a tenth spread uniformly)
+/// against chance (one over the number of legal moves), the product over the
+/// moves, the mean over the candidates: `R`; the fit is `p·R / (p·R + 1 − p)`.
+/// The searching seat keeps the prior; the belief is `infer_mixed`'s.
+#[test]
+fn a_seats_fit_to_the_model_is_its_posterior_against_chance() {
+    use plateau_ai::belief::{RATIONALITY, infer_fitted, infer_mixed};
+    use plateau_core::Secrets;
+    type K = plateau_kabaleo::KabaleoState;
+    for (variant, seed, plies, prior) in [
+        ("4-players", 3u64, 12usize, 0.9),
+        ("3-players", 5, 9, 0.5),
+        ("4-players", 9, 20, 0.9),
+        ("4-players", 4, 0, 0.7),
+    ] {
+        let (_, knowledge, me) = kabaleo(variant, seed, plies);
+        let (belief, fit) = infer_fitted::<K>(&knowledge, me, RATIONALITY, prior);
+        assert_eq!(belief, infer_mixed::<K>(&knowledge, me, RATIONALITY, prior));
+        let seats = belief.seats();
+        let mut ratio = [[1f64; 8]; 4];
+        let mut s = K::initial(&knowledge);
+        let mut moves = Vec::new();
+        for (seat, mv) in <K as Secrets>::history(&knowledge) {
+            s.legal_moves(&mut moves);
+            if seat != me && moves.len() > 1 {
+                for (v, r) in ratio[seat].iter_mut().enumerate().take(K::VALUES) {
+                    let q: Vec<f64> = moves
+                        .iter()
+                        .map(|&m| {
+                            let mut t = s.clone();
+                            t.apply(m);
+                            t.evaluate_as(seat, v) as f64
+                        })
+                        .collect();
+                    let z: f64 = q.iter().map(|x| (RATIONALITY * x).exp()).sum();
+                    let chosen = q[moves.iter().position(|&m| m == mv).unwrap()];
+                    let p = 0.9 * (RATIONALITY * chosen).exp() / z + 0.1 / moves.len() as f64;
+                    *r *= p * moves.len() as f64;
+                }
+            }
+            s.apply(mv);
+        }
+        for seat in 0..seats {
+            let cands = K::candidates(&knowledge, seat);
+            let want = if seat == me || cands.count_ones() < 2 {
+                prior
+            } else {
+                let vals: Vec<usize> = (0..K::VALUES).filter(|v| cands >> v & 1 == 1).collect();
+                let r = vals.iter().map(|&v| ratio[seat][v]).sum::<f64>() / vals.len() as f64;
+                prior * r / (prior * r + 1.0 - prior)
+            };
+            assert!(
+                (fit[seat] - want).abs() < 1e-9,
+                "{variant} seed {seed}: seat {seat}: {} against {want}",
+                fit[seat]
+            );
+        }
+    }
+}
+
+/// A greedy player (the best move by the opponent-model evaluation for its
+/// own objective) fits the model nearly surely after a few moves, and
+/// better than a random one (whose few moves may still fit some objective).
+#[test]
+fn greedy_players_fit_the_model_random_ones_do_not() {
+    use plateau_ai::belief::{MODEL_PRIOR, RATIONALITY, infer_fitted};
+    use plateau_core::{Hidden, Options, Secrets};
+    type K = plateau_kabaleo::KabaleoState;
+    let settings = plateau_kabaleo::Kabaleo::INFO.resolve(Some("4-players"), &Options::new()).unwrap();
+    let game = plateau_kabaleo::Kabaleo::configure(&settings).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let (mut greedy, mut random) = (0.0, 0.0);
+    let games = 6;
+    for seed in 0..games {
+        let mut k = game.start(seed);
+        let mut moves = Vec::new();
+        // Seat 1 plays greedily, seat 2 at random, the others take the middle move.
+        for _ in 0..24 {
+            let seat = k.to_move().seat().unwrap();
+            k.legal_moves(&mut moves);
+            let mv = match seat {
+                1 => *moves
+                    .iter()
+                    .max_by_key(|&&m| {
+                        let mut t = k.clone();
+                        t.apply(m);
+                        t.evaluate_as(1, k.secret(1))
+                    })
+                    .unwrap(),
+                2 => moves[plateau_core::rand::RngExt::random_range(&mut rng, 0..moves.len())],
+                _ => moves[moves.len() / 2],
+            };
+            k.apply(mv);
+        }
+        let (_, fit) = infer_fitted::<K>(&k.knowledge(0), 0, RATIONALITY, MODEL_PRIOR);
+        greedy += fit[1];
+        random += fit[2];
+    }
+    let (greedy, random) = (greedy / games as f64, random / games as f64);
+    assert!(greedy > 0.95, "greedy: {greedy}");
+    assert!(random < greedy - 0.1, "random: {random}, greedy: {greedy}");
+}
