@@ -31,6 +31,10 @@ pub struct ServeArgs {
     /// How commits are made durable: normal survives the server being killed, full also a power cut.
     #[arg(long, value_enum, default_value = "full")]
     pub sync: SyncArg,
+    /// Group commit (SQLite): microseconds the writer waits for more writes before a commit when writes come concurrently, so that one commit (and its sync) serves more moves; 0: never (at most 5000).
+    #[arg(long, value_name = "MICROS", default_value_t = plateau_server::store::DEFAULT_COMMIT_DELAY_MICROS,
+          value_parser = clap::value_parser!(u64).range(0..=plateau_server::store::MAX_COMMIT_DELAY_MICROS))]
+    pub commit_delay: u64,
     /// Seconds a connection has to send a complete request head (from its opening, or from the first byte of a later request).
     #[arg(long, value_name = "SECS", default_value_t = 10)]
     pub header_timeout: u64,
@@ -135,6 +139,7 @@ pub fn serve(args: ServeArgs) -> Result<()> {
         limit_loopback: args.limit_loopback,
         ..Default::default()
     };
+    config.commit_delay = Duration::from_micros(args.commit_delay);
     config.limits.behind_proxy = args.behind_proxy;
     config.limits.secure_cookies = args.secure_cookies;
     config.limits.lease = std::time::Duration::from_secs(args.lease);

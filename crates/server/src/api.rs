@@ -405,6 +405,7 @@ pub(crate) async fn stats(State(st): State<AppState>) -> Json<Value> {
         "commits": w.commits.load(Relaxed),
         "write_groups": w.groups.load(Relaxed),
         "write_failures": w.failures.load(Relaxed),
+        "commit_delays": w.delays.load(Relaxed),
         "commit_micros": w.commit_micros.load(Relaxed),
         "max_commit_micros": w.max_commit_micros.load(Relaxed),
         "ai_threads": s.ctx.pool.threads(),

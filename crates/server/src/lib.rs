@@ -125,6 +125,10 @@ pub struct Config {
     pub db: String,
     /// How hard commits are made durable.
     pub durability: Durability,
+    /// The group commit's delay: how long the SQLite writer waits for more
+    /// writes before committing when writes come concurrently (capped at
+    /// [`store::MAX_COMMIT_DELAY`]; zero: never).
+    pub commit_delay: std::time::Duration,
     /// Threads of the computer players.
     pub ai_threads: usize,
     /// The limits enforced.
@@ -141,6 +145,7 @@ impl Default for Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: "sqlite://data/plateau.sqlite".to_string(),
             durability: Durability::Full,
+            commit_delay: store::DEFAULT_COMMIT_DELAY,
             ai_threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             limits: Limits::default(),
             connections: ConnLimits::default(),
@@ -243,7 +248,7 @@ async fn shutdown_signal() {
 pub async fn start(config: Config) -> Result<Server, StartError> {
     ids::check_random()?;
     let store = store::open(&config.db, config.durability).await?;
-    let writer = store::Writer::spawn(store.clone());
+    let writer = store::Writer::spawn_with(store.clone(), config.commit_delay);
     let pool = pool::AiPool::new(config.ai_threads);
     let cluster = match store.postgres() {
         Some(pg) => Some(Arc::new(cluster::Cluster::new(pg.clone(), config.limits.lease)?)),

@@ -259,6 +259,11 @@ impl Metrics {
             ReadCounter(writer.clone(), |w: &WriterStats| w.groups.load(Relaxed)),
         );
         registry.register(
+            "plateau_commit_delays",
+            "Transactions the SQLite writer delayed to gather more writes (--commit-delay)",
+            ReadCounter(writer.clone(), |w: &WriterStats| w.delays.load(Relaxed)),
+        );
+        registry.register(
             "plateau_write_failures",
             "Groups of writes the database refused",
             ReadCounter(writer, |w: &WriterStats| w.failures.load(Relaxed)),
@@ -367,6 +372,7 @@ mod tests {
             "plateau_commits_total 0",
             "plateau_commit_seconds_count 0",
             "plateau_write_failures_total 0",
+            "plateau_commit_delays_total 0",
             "# TYPE plateau_move_seconds histogram",
             "# TYPE process_cpu_seconds_total counter",
         ] {

@@ -1209,6 +1209,9 @@ pub struct WriterStats {
     pub max_commit_micros: AtomicU64,
     /// The duration of every commit (served at `/metrics`).
     pub(crate) commit_seconds: crate::metrics::Histogram,
+    /// Transactions the writer delayed, waiting for more writes before
+    /// committing (`--commit-delay`).
+    pub delays: AtomicU64,
 }
 
 impl WriterStats {
@@ -1225,6 +1228,55 @@ impl WriterStats {
     fn failed(&self, e: &StoreError) {
         self.failures.fetch_add(1, Ordering::Relaxed);
         tracing::error!("commit failed: {e}");
+    }
+}
+
+/// The group commit's delay by default (`plateau serve --commit-delay`).
+pub const DEFAULT_COMMIT_DELAY: Duration = Duration::from_micros(DEFAULT_COMMIT_DELAY_MICROS);
+/// [`DEFAULT_COMMIT_DELAY`] in microseconds.
+pub const DEFAULT_COMMIT_DELAY_MICROS: u64 = 200;
+/// The longest delay an operator may set: a delay holds every write of a
+/// busy server that long before its commit starts.
+pub const MAX_COMMIT_DELAY: Duration = Duration::from_micros(MAX_COMMIT_DELAY_MICROS);
+/// [`MAX_COMMIT_DELAY`] in microseconds.
+pub const MAX_COMMIT_DELAY_MICROS: u64 = 5_000;
+/// With this many callers' writes already waiting, the writer commits
+/// without delay: the commit's cost is already shared enough.
+const DELAY_BELOW: usize = 64;
+
+/// When the writer delays a transaction (issue 21, fourth round; as
+/// PostgreSQL's `commit_delay` and `commit_siblings`): on waking with writes
+/// of fewer than [`DELAY_BELOW`] callers, if writes are coming concurrently
+/// (two callers' or more waiting now, or in the last transaction when it
+/// ended less than `delay` ago), it sleeps `delay` once and takes every
+/// write that came meanwhile into the same transaction. A lone caller
+/// writing again and again (one game played fast) is never delayed: each of
+/// its transactions holds one group. Only the SQLite file's writer thread
+/// delays; PostgreSQL has its own `commit_delay`.
+#[derive(Clone, Copy, Debug)]
+struct Delay {
+    delay: Duration,
+    /// Groups in the last transaction, and when it ended.
+    last: usize,
+    ended: Option<std::time::Instant>,
+}
+
+impl Delay {
+    fn new(delay: Duration) -> Delay {
+        Delay { delay: delay.min(MAX_COMMIT_DELAY), last: 0, ended: None }
+    }
+
+    /// Whether to wait before committing these `waiting` callers' writes.
+    fn wait(&self, waiting: usize) -> bool {
+        if self.delay.is_zero() || waiting >= DELAY_BELOW {
+            return false;
+        }
+        waiting >= 2 || (self.last >= 2 && self.ended.is_some_and(|t| t.elapsed() <= self.delay))
+    }
+
+    fn committed(&mut self, groups: usize) {
+        self.last = groups;
+        self.ended = Some(std::time::Instant::now());
     }
 }
 
@@ -1245,13 +1297,18 @@ const MAX_GROUPS: usize = 1024;
 /// [`MAX_GROUPS`] callers) into `batch`; the groups of writes to commit.
 fn gather(first: Queued, rx: &mut mpsc::UnboundedReceiver<Queued>, batch: &mut Vec<Pending>) -> Vec<Vec<WriteOp>> {
     first.add_to(batch);
+    gather_more(rx, batch);
+    batch.iter_mut().map(|p| std::mem::take(&mut p.ops)).collect()
+}
+
+/// Take every message waiting (up to [`MAX_GROUPS`] callers in `batch`).
+fn gather_more(rx: &mut mpsc::UnboundedReceiver<Queued>, batch: &mut Vec<Pending>) {
     while batch.len() < MAX_GROUPS {
         match rx.try_recv() {
             Ok(q) => q.add_to(batch),
             Err(_) => break,
         }
     }
-    batch.iter_mut().map(|p| std::mem::take(&mut p.ops)).collect()
 }
 
 impl Writer {
@@ -1259,6 +1316,13 @@ impl Writer {
     /// blocking committer (a SQLite file), else as a task on the current
     /// runtime.
     pub fn spawn(store: Arc<dyn Storage>) -> Writer {
+        Writer::spawn_with(store, DEFAULT_COMMIT_DELAY)
+    }
+
+    /// [`Writer::spawn`], the group commit's delay given (capped at
+    /// [`MAX_COMMIT_DELAY`]; zero: no delay). Only the SQLite file's writer
+    /// thread delays.
+    pub fn spawn_with(store: Arc<dyn Storage>, delay: Duration) -> Writer {
         let (tx, rx) = mpsc::unbounded_channel::<Queued>();
         let stats = Arc::new(WriterStats::default());
         let st = stats.clone();
@@ -1266,7 +1330,7 @@ impl Writer {
             Some(committer) => {
                 let spawned = std::thread::Builder::new()
                     .name("plateau-writer".into())
-                    .spawn(move || Writer::run_blocking(rx, committer, st));
+                    .spawn(move || Writer::run_blocking(rx, committer, st, Delay::new(delay)));
                 if let Err(e) = spawned {
                     // No thread, no writer: every commit fails (the channel
                     // is closed), as when the writer stops.
@@ -1323,13 +1387,25 @@ impl Writer {
         mut rx: mpsc::UnboundedReceiver<Queued>,
         mut committer: Box<dyn BlockingCommit>,
         st: Arc<WriterStats>,
+        mut delay: Delay,
     ) {
         let mut batch: Vec<Pending> = Vec::new();
         while let Some(first) = rx.blocking_recv() {
-            let groups = gather(first, &mut rx, &mut batch);
+            let mut groups = gather(first, &mut rx, &mut batch);
+            if delay.wait(batch.len()) {
+                // Callers only wake this thread when it waits on the
+                // channel: while it sleeps, their writes cost them nothing
+                // more than queueing.
+                std::thread::sleep(delay.delay);
+                st.delays.fetch_add(1, Ordering::Relaxed);
+                let seen = batch.len();
+                gather_more(&mut rx, &mut batch);
+                groups.extend(batch[seen..].iter_mut().map(|p| std::mem::take(&mut p.ops)));
+            }
             let t = std::time::Instant::now();
             let r = committer.commit(&groups);
             st.timed(t.elapsed());
+            delay.committed(batch.len());
             match r {
                 Ok(()) => {
                     st.committed(batch.len());
@@ -1547,6 +1623,103 @@ mod tests {
             assert_eq!(moves_of(&Some(g.clone())), [(1, "a1b2".into())]);
             assert_eq!(g.chat, [message]);
             assert!(store.load("nowhere").await.unwrap().is_none());
+        });
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The delay's rule, worked by hand: never at zero or with many callers
+    /// waiting; with two callers or more waiting; with one, only when the
+    /// last transaction held several and ended within the delay; capped.
+    #[test]
+    fn when_the_writer_delays() {
+        let ms = Duration::from_millis;
+        let fresh = Delay::new(ms(1));
+        assert!(!fresh.wait(1));
+        assert!(fresh.wait(2));
+        assert!(fresh.wait(DELAY_BELOW - 1));
+        assert!(!fresh.wait(DELAY_BELOW));
+        assert!(!Delay::new(Duration::ZERO).wait(2));
+        let mut d = Delay::new(ms(1));
+        d.committed(1);
+        assert!(!d.wait(1), "a lone caller writing again is not delayed");
+        d.committed(3);
+        assert!(d.wait(1), "writes came concurrently just now");
+        d.ended = Some(std::time::Instant::now() - ms(50));
+        assert!(!d.wait(1), "the last transaction ended long before");
+        assert!(d.wait(2));
+        assert_eq!(Delay::new(Duration::from_secs(1)).delay, MAX_COMMIT_DELAY);
+        assert_eq!(Delay::new(ms(1)).delay, ms(1));
+    }
+
+    /// With the delay, several callers' writes queued while the writer
+    /// waits (right after a transaction of several) land in one
+    /// transaction, and are all read back after the database is opened
+    /// again; a lone caller writing again and again is never delayed, and
+    /// every write resolves (a generous wait, not a measure of speed).
+    #[test]
+    fn writes_within_the_delay_share_one_transaction() {
+        let dir = std::env::temp_dir().join(format!("plateau-store-delay-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let url = format!("sqlite://{}", dir.join("t.sqlite").display());
+        let ids: Vec<String> = (0..8).map(|i| format!("g{i}")).collect();
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let store = open(&url, Durability::Full).await.unwrap();
+            let writer = Writer::spawn_with(store.clone(), MAX_COMMIT_DELAY);
+            let count = |c: &AtomicU64| c.load(Ordering::Relaxed);
+            let generous = Duration::from_secs(30);
+            let games: Vec<WriteOp> =
+                ids.iter().map(|id| WriteOp::InsertGame { game: game(id), seats: vec![] }).collect();
+            writer.commit(games).await.unwrap();
+            // A transaction of two callers: writes are coming concurrently.
+            let first = vec![vec![mv("g0", 1, "x")], vec![mv("g1", 1, "x")]];
+            assert!(writer.commit_all(first).await.iter().all(Result::is_ok));
+            let (commits, delays) = (count(&writer.stats.commits), count(&writer.stats.delays));
+            // Eight callers, each from its own task, queued in one turn of
+            // the runtime: the writer wakes on the first and waits.
+            let waits: Vec<_> = ids
+                .iter()
+                .map(|id| {
+                    let w = writer.clone();
+                    let op = mv(id, 2, "y");
+                    tokio::spawn(async move { w.commit(vec![op]).await })
+                })
+                .collect();
+            for w in waits {
+                tokio::time::timeout(generous, w).await.expect("a write was held").unwrap().unwrap();
+            }
+            assert_eq!(count(&writer.stats.commits), commits + 1, "eight callers, one transaction");
+            assert_eq!(count(&writer.stats.delays), delays + 1);
+            // One caller alone, again and again: one transaction each, none
+            // delayed after its first (which follows the eight).
+            let lone = |v: u64| tokio::time::timeout(generous, writer.commit(vec![mv("g0", v, "z")]));
+            lone(3).await.expect("a lone write was held").unwrap();
+            let (commits, delays) = (count(&writer.stats.commits), count(&writer.stats.delays));
+            for v in 4..24 {
+                lone(v).await.expect("a lone write was held").unwrap();
+            }
+            assert_eq!(count(&writer.stats.commits), commits + 20);
+            assert_eq!(count(&writer.stats.delays), delays, "a lone caller is never delayed");
+        });
+        drop(rt);
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let store = open(&url, Durability::Full).await.unwrap();
+            for id in &ids {
+                let moves = moves_of(&store.load(id).await.unwrap());
+                let expected: Vec<(u64, String)> = if id == "g0" {
+                    [(1, "x"), (2, "y")]
+                        .into_iter()
+                        .chain((3..24).map(|v| (v, "z")))
+                        .map(|(v, t)| (v, t.into()))
+                        .collect()
+                } else if id == "g1" {
+                    vec![(1, "x".into()), (2, "y".into())]
+                } else {
+                    vec![(2, "y".into())]
+                };
+                assert_eq!(moves, expected, "{id}");
+            }
         });
         let _ = std::fs::remove_dir_all(&dir);
     }
