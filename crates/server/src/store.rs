@@ -1323,9 +1323,21 @@ impl Writer {
     /// [`MAX_COMMIT_DELAY`]; zero: no delay). Only the SQLite file's writer
     /// thread delays.
     pub fn spawn_with(store: Arc<dyn Storage>, delay: Duration) -> Writer {
+        let (writer, rx) = Writer::unstarted();
+        writer.start(rx, store, delay);
+        writer
+    }
+
+    /// A writer whose loop has not started: its callers' writes wait in
+    /// the channel until [`Writer::start`] is given its receiving end.
+    fn unstarted() -> (Writer, mpsc::UnboundedReceiver<Queued>) {
         let (tx, rx) = mpsc::unbounded_channel::<Queued>();
-        let stats = Arc::new(WriterStats::default());
-        let st = stats.clone();
+        (Writer { tx, stats: Arc::new(WriterStats::default()) }, rx)
+    }
+
+    /// Start the loop of [`Writer::spawn_with`] on `rx`.
+    fn start(&self, rx: mpsc::UnboundedReceiver<Queued>, store: Arc<dyn Storage>, delay: Duration) {
+        let st = self.stats.clone();
         match store.take_blocking_committer() {
             Some(committer) => {
                 let spawned = std::thread::Builder::new()
@@ -1341,7 +1353,6 @@ impl Writer {
                 tokio::spawn(Writer::run(rx, store, st));
             }
         }
-        Writer { tx, stats }
     }
 
     /// The writer's task: each transaction through [`Storage::commit`].
@@ -1651,11 +1662,13 @@ mod tests {
         assert_eq!(Delay::new(ms(1)).delay, ms(1));
     }
 
-    /// With the delay, several callers' writes queued while the writer
-    /// waits (right after a transaction of several) land in one
-    /// transaction, and are all read back after the database is opened
-    /// again; a lone caller writing again and again is never delayed, and
-    /// every write resolves (a generous wait, not a measure of speed).
+    /// Callers' writes found waiting together are delayed once and land in
+    /// one transaction (the writer's loop starts only once all nine are
+    /// queued, whatever the threads' timing), and are all read back after
+    /// the database is opened again; a lone caller writing again and again
+    /// is never delayed, and every write resolves (a generous wait, not a
+    /// measure of speed). Writes arriving during the delay: the rule is
+    /// [`when_the_writer_delays`]'s.
     #[test]
     fn writes_within_the_delay_share_one_transaction() {
         let dir = std::env::temp_dir().join(format!("plateau-store-delay-{}", std::process::id()));
@@ -1665,37 +1678,38 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         rt.block_on(async {
             let store = open(&url, Durability::Full).await.unwrap();
-            let writer = Writer::spawn_with(store.clone(), MAX_COMMIT_DELAY);
+            let (writer, rx) = Writer::unstarted();
             let count = |c: &AtomicU64| c.load(Ordering::Relaxed);
             let generous = Duration::from_secs(30);
+            // Each caller from its own task, in order: the games first.
             let games: Vec<WriteOp> =
                 ids.iter().map(|id| WriteOp::InsertGame { game: game(id), seats: vec![] }).collect();
-            writer.commit(games).await.unwrap();
-            // A transaction of two callers: writes are coming concurrently.
-            let first = vec![vec![mv("g0", 1, "x")], vec![mv("g1", 1, "x")]];
-            assert!(writer.commit_all(first).await.iter().all(Result::is_ok));
-            let (commits, delays) = (count(&writer.stats.commits), count(&writer.stats.delays));
-            // Eight callers, each from its own task, queued in one turn of
-            // the runtime: the writer wakes on the first and waits.
-            let waits: Vec<_> = ids
-                .iter()
-                .map(|id| {
-                    let w = writer.clone();
-                    let op = mv(id, 2, "y");
-                    tokio::spawn(async move { w.commit(vec![op]).await })
-                })
-                .collect();
+            let w = writer.clone();
+            let mut waits = vec![tokio::spawn(async move { w.commit(games).await })];
+            while rx.is_empty() {
+                tokio::task::yield_now().await;
+            }
+            waits.extend(ids.iter().map(|id| {
+                let w = writer.clone();
+                let op = mv(id, 1, "y");
+                tokio::spawn(async move { w.commit(vec![op]).await })
+            }));
+            while rx.len() < waits.len() {
+                tokio::task::yield_now().await;
+            }
+            writer.start(rx, store.clone(), MAX_COMMIT_DELAY);
             for w in waits {
                 tokio::time::timeout(generous, w).await.expect("a write was held").unwrap().unwrap();
             }
-            assert_eq!(count(&writer.stats.commits), commits + 1, "eight callers, one transaction");
-            assert_eq!(count(&writer.stats.delays), delays + 1);
+            assert_eq!(count(&writer.stats.commits), 1, "nine callers, one transaction");
+            assert_eq!(count(&writer.stats.groups), 9);
+            assert_eq!(count(&writer.stats.delays), 1);
             // One caller alone, again and again: one transaction each, none
-            // delayed after its first (which follows the eight).
+            // delayed after its first (which follows the nine).
             let lone = |v: u64| tokio::time::timeout(generous, writer.commit(vec![mv("g0", v, "z")]));
-            lone(3).await.expect("a lone write was held").unwrap();
+            lone(2).await.expect("a lone write was held").unwrap();
             let (commits, delays) = (count(&writer.stats.commits), count(&writer.stats.delays));
-            for v in 4..24 {
+            for v in 3..23 {
                 lone(v).await.expect("a lone write was held").unwrap();
             }
             assert_eq!(count(&writer.stats.commits), commits + 20);
@@ -1708,15 +1722,9 @@ mod tests {
             for id in &ids {
                 let moves = moves_of(&store.load(id).await.unwrap());
                 let expected: Vec<(u64, String)> = if id == "g0" {
-                    [(1, "x"), (2, "y")]
-                        .into_iter()
-                        .chain((3..24).map(|v| (v, "z")))
-                        .map(|(v, t)| (v, t.into()))
-                        .collect()
-                } else if id == "g1" {
-                    vec![(1, "x".into()), (2, "y".into())]
+                    std::iter::once((1, "y")).chain((2..23).map(|v| (v, "z"))).map(|(v, t)| (v, t.into())).collect()
                 } else {
-                    vec![(2, "y".into())]
+                    vec![(1, "y".into())]
                 };
                 assert_eq!(moves, expected, "{id}");
             }
