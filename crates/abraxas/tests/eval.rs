@@ -454,3 +454,36 @@ fn the_removal_and_the_interlude_are_free_decisions() {
         assert_eq!(s.free_decision(), matches!(s.phase(), Phase::Score | Phase::Interlude), "{:?}", s.phase());
     }
 }
+
+/// With its pruning off (`prune=off`, as the puzzles' judge searches),
+/// alpha-beta searches otherwise than with it where the game prunes (the
+/// pruned stop stones searched, free decisions using depth: a different
+/// number of nodes at a fixed depth), and at depth 1 its root sees every
+/// legal move (no fewer nodes than there are legal moves). The built-in
+/// puzzles' verification (`plateau-analysis`) depends on it.
+#[test]
+fn without_its_pruning_alpha_beta_searches_every_legal_move() {
+    use plateau_ai::Budget;
+    use plateau_ai::alphabeta::AlphaBeta;
+    let (mut legal, mut searched) = (Vec::new(), Vec::new());
+    let (mut on, mut off, mut positions) = (0u64, 0u64, 0usize);
+    for (_, s) in playout_positions(5, 2, 3) {
+        s.legal_moves(&mut legal);
+        s.search_moves(&mut searched);
+        if s.to_move() == Turn::Over || searched.len() == legal.len() {
+            continue;
+        }
+        positions += 1;
+        let nodes = |pruning: bool, depth: u32| {
+            let mut ab = AlphaBeta::<AbraxasState>::new(Budget { depth: Some(depth), ..Budget::default() }, 14);
+            ab.use_plan = false;
+            ab.use_pruning = pruning;
+            ab.best_move(&s).1.nodes
+        };
+        on += nodes(true, 2);
+        off += nodes(false, 2);
+        assert!(nodes(false, 1) >= legal.len() as u64, "{} legal moves", legal.len());
+    }
+    assert!(positions > 0, "no position where the game prunes");
+    assert_ne!(off, on, "the same nodes without the pruning as with it, over {positions} positions");
+}

@@ -47,6 +47,12 @@ pub struct AlphaBeta<S: State> {
     /// ([`plateau_core::Evaluate::planned_move`]) instead of searching. On by
     /// default.
     pub use_plan: bool,
+    /// Whether the latest version asks the game which moves to search and
+    /// which decisions are free ([`plateau_core::Evaluate::search_moves`],
+    /// [`plateau_core::Evaluate::free_decision`]); off, every legal move is
+    /// searched and every decision uses depth (a full-width search, as a
+    /// verifier needs). On by default; older versions never ask.
+    pub use_pruning: bool,
     /// The evaluation's version ([`plateau_core::Evaluate::EVALS`]; `None`:
     /// the latest). An older version also searches as alpha-beta did then.
     pub version: Option<usize>,
@@ -176,6 +182,7 @@ impl<S: Evaluate> AlphaBeta<S> {
     pub fn new(budget: Budget, table_bits: u32) -> Self {
         AlphaBeta {
             use_plan: true,
+            use_pruning: true,
             version: None,
             variety: None,
             budget,
@@ -346,9 +353,9 @@ impl<S: Evaluate> AlphaBeta<S> {
                 }
             }
         }
-        let latest = self.version.is_none();
+        let pruned = self.version.is_none() && self.use_pruning;
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        if latest {
+        if pruned {
             state.search_moves(&mut moves);
         } else {
             state.legal_moves(&mut moves);
@@ -361,9 +368,9 @@ impl<S: Evaluate> AlphaBeta<S> {
         self.score_moves(&moves, &mut scores, tt_move, ply, &noisy);
         // A forced decision (one legal move) does not use up depth, so that
         // turns of several decisions are seen whole; nor, for the latest
-        // version, does a decision the game calls free
+        // version with its pruning, does a decision the game calls free
         // (`Evaluate::free_decision`).
-        let next = if moves.len() == 1 || (latest && state.free_decision()) { depth } else { depth - 1 };
+        let next = if moves.len() == 1 || (pruned && state.free_decision()) { depth } else { depth - 1 };
         let mut best = -INF;
         let mut best_move = None;
         for i in 0..moves.len() {

@@ -189,6 +189,7 @@ fn resolve_level(spec: &PlayerSpec, levels: &'static [Level; 6]) -> Result<Playe
             s.seed = spec.seed;
             s.uniform_sampling = spec.uniform_sampling;
             s.no_plan = spec.no_plan;
+            s.no_prune = spec.no_prune;
             s.eval = spec.eval.clone();
             s.variety |= spec.variety;
             Ok(s)
@@ -241,6 +242,7 @@ where
                 }
                 let mut ab = alphabeta::AlphaBeta::new(spec.budget, alphabeta::DEFAULT_TABLE_BITS);
                 ab.use_plan = !spec.no_plan;
+                ab.use_pruning = !spec.no_prune;
                 ab.version = version;
                 if spec.variety {
                     ab.variety = Some(player_rng(&spec));

@@ -16,7 +16,10 @@
 //! drawn from beliefs inferred from the other players' moves) or
 //! `sampling=uniform`; for alpha-beta `plan=off` never to play the game's
 //! own planner's move ([`plateau_core::Evaluate::planned_move`], on by
-//! default); `eval=v1` for the evaluation (and, for alpha-beta, the search)
+//! default) and `prune=off` to search every legal move with every decision
+//! using depth (the game's [`plateau_core::Evaluate::search_moves`] and
+//! [`plateau_core::Evaluate::free_decision`] not asked: a verifier's full
+//! width, as the puzzles' judge searches); `eval=v1` for the evaluation (and, for alpha-beta, the search)
 //! as they were before issue 20, so that the arena can play old against new
 //! (the default is the game's latest, [`plateau_core::Evaluate::EVALS`]).
 //! When several
@@ -85,6 +88,10 @@ pub struct PlayerSpec {
     /// Alpha-beta: search even where the game's planner has a move
     /// (`plan=off`; the default is `plan=on`).
     pub no_plan: bool,
+    /// Alpha-beta: every legal move searched and every decision using
+    /// depth, whatever the game's move pruning says (`prune=off`; the
+    /// default is `prune=on`, which only the latest version has).
+    pub no_prune: bool,
     /// The evaluation's version (`eval=v1`: the players as they were before
     /// issue 20), one of the game's [`plateau_core::Evaluate::EVALS`]
     /// (checked when the player is made); `None` for the latest.
@@ -154,6 +161,7 @@ impl PlayerSpec {
                         seed: None,
                         uniform_sampling: false,
                         no_plan: false,
+                        no_prune: false,
                         eval: None,
                         variety: false,
                     });
@@ -168,6 +176,7 @@ impl PlayerSpec {
             seed: None,
             uniform_sampling: false,
             no_plan: false,
+            no_prune: false,
             eval: None,
             variety: false,
         };
@@ -200,6 +209,13 @@ impl PlayerSpec {
                 }
                 "plan" => {
                     spec.no_plan = match v.trim() {
+                        "off" => true,
+                        "on" => false,
+                        _ => return Err(bad()),
+                    }
+                }
+                "prune" => {
+                    spec.no_prune = match v.trim() {
                         "off" => true,
                         "on" => false,
                         _ => return Err(bad()),
@@ -264,6 +280,9 @@ impl fmt::Display for PlayerSpec {
         if self.no_plan {
             params.push("plan=off".to_string());
         }
+        if self.no_prune {
+            params.push("prune=off".to_string());
+        }
         if let Some(e) = &self.eval {
             params.push(format!("eval={e}"));
         }
@@ -291,6 +310,7 @@ mod tests {
             "ai:4",
             "alphabeta:time=250ms,depth=6",
             "alphabeta:nodes=1000,plan=off",
+            "alphabeta:depth=4,nodes=200000,plan=off,prune=off",
             "alphabeta:time=1s,eval=v1",
             "alphabeta:time=1s,variety=on",
             "ismcts:time=200ms,sampling=uniform,eval=v2",

@@ -356,7 +356,9 @@ struct Judged {
 
 /// The verifying player: alpha-beta to `depth - 1` plies, no planner.
 fn judge_player(game: &str, settings: &PuzzleSettings) -> Result<Box<dyn AnyPlayer>, AnalysisError> {
-    let mut spec = format!("alphabeta:depth={},plan=off", settings.depth.saturating_sub(1).max(1));
+    // Full width (`prune=off`): a move is unique only if every other legal
+    // move, searched whole, scores less.
+    let mut spec = format!("alphabeta:depth={},plan=off,prune=off", settings.depth.saturating_sub(1).max(1));
     if let Some(n) = settings.nodes {
         spec.push_str(&format!(",nodes={n}"));
     }
