@@ -8,7 +8,10 @@
 //!    spec, by default level 3), each from a few random moves (`openings`)
 //!    so that games differ; every quiet position after the opening (the
 //!    game's noisy moves empty, not over; or every position, with
-//!    `all_positions`) gives one example: the terms for
+//!    `all_positions`) where the seat to move decides with depth (not a
+//!    [`Evaluate::free_decision`], such as Abraxas's removal of a line's
+//!    stones: the search never stops there to evaluate, so the evaluation
+//!    need not fit it) gives one example: the terms for
 //!    the seat to move, and that seat's final result as a label in 0..1
 //!    (`(return + 1) / 2`: a win 1, a draw ½, a loss 0). One game in five
 //!    is held out of the fit to check it.
@@ -16,9 +19,11 @@
 //!    first with the weights as they are (a one-dimensional search on
 //!    `ln k`), then kept.
 //! 3. **Weights.** With `k` fixed the log-loss is convex in the weights:
-//!    Newton's method (iteratively reweighted least squares), with a small
-//!    ridge towards the weights as they were (1% of each term's curvature,
-//!    so that a term the data hardly sees keeps its weight).
+//!    Newton's method (iteratively reweighted least squares), with a ridge
+//!    towards the weights as they were (`ridge` times each term's
+//!    curvature, 1% by default, so that a term the data hardly sees keeps
+//!    its weight; a larger ridge keeps every weight nearer where it was,
+//!    which is what a small data set of one search's games can support).
 //!
 //! The result, with the command, the data's size and the log-loss before
 //! and after on the fitted and held-out positions, is a
@@ -54,6 +59,9 @@ pub struct TuneConfig {
     /// where most positions have noisy moves, such as Abraxas, whose every
     /// placement may threaten a line).
     pub all_positions: bool,
+    /// The ridge towards the weights as they were, as a fraction of each
+    /// term's curvature at them (0.01 by default; 0 for none).
+    pub ridge: f64,
 }
 
 /// One example: the terms for the seat to move and its result in 0..1.
@@ -99,7 +107,7 @@ where
                         break;
                     }
                     match self_play::<G>(players, new_match, config, i) {
-                        Ok(mut ex) => examples.lock().expect("examples").append(&mut ex),
+                        Ok(ex) => examples.lock().expect("examples").push((i, ex)),
                         Err(e) => {
                             *error.lock().expect("error") = Some(e);
                             break;
@@ -113,13 +121,17 @@ where
     if let Some(e) = error.into_inner().expect("error") {
         return Err(e);
     }
-    let examples = examples.into_inner().expect("examples");
+    // In the games' order, whatever order the threads finished them in, so
+    // that the fit's sums, and so the weights, do not depend on `threads`.
+    let mut games = examples.into_inner().expect("examples");
+    games.sort_unstable_by_key(|(i, _)| *i);
+    let examples: Vec<Example> = games.into_iter().flat_map(|(_, ex)| ex).collect();
     let (fit, held): (Vec<&Example>, Vec<&Example>) = examples.iter().partition(|e| !e.held_out);
     if fit.len() < 10 * names.len() {
         return Err(format!("{} positions are too few to fit {} weights: play more games", fit.len(), names.len()));
     }
     let scale = fit_scale(&fit, &before);
-    let after = fit_weights(&fit, &before, scale);
+    let after = fit_weights(&fit, &before, scale, config.ridge);
     Ok(Weights {
         game: G::INFO.name.to_string(),
         variant: String::new(),
@@ -180,7 +192,7 @@ where
         if !config.all_positions {
             s.noisy_moves(&mut noisy);
         }
-        if config.all_positions || noisy.is_empty() {
+        if (config.all_positions || noisy.is_empty()) && !s.free_decision() {
             let mut t = vec![0f32; terms];
             s.terms(seat, &mut t);
             positions.push((seat, t));
@@ -251,8 +263,8 @@ fn fit_scale(examples: &[&Example], w: &[f64]) -> f64 {
 }
 
 /// Newton's method on the log-loss in the weights, `k` fixed, with a ridge
-/// towards `w0` of 1% of each term's curvature at `w0`.
-fn fit_weights(examples: &[&Example], w0: &[f64], k: f64) -> Vec<f64> {
+/// towards `w0` of `ridge` times each term's curvature at `w0`.
+fn fit_weights(examples: &[&Example], w0: &[f64], k: f64, ridge: f64) -> Vec<f64> {
     let d = w0.len();
     let n = examples.len() as f64;
     let curvature = |w: &[f64]| -> (Vec<f64>, Vec<Vec<f64>>) {
@@ -273,7 +285,7 @@ fn fit_weights(examples: &[&Example], w0: &[f64], k: f64) -> Vec<f64> {
         (g, h)
     };
     let (_, h0) = curvature(w0);
-    let ridge: Vec<f64> = (0..d).map(|i| 0.01 * h0[i][i] + 1e-12 * n).collect();
+    let ridge: Vec<f64> = (0..d).map(|i| ridge * h0[i][i] + 1e-12 * n).collect();
     let objective = |w: &[f64]| -> f64 {
         let refs: Vec<&Example> = examples.to_vec();
         log_loss(&refs, w, k) * n + (0..d).map(|i| ridge[i] * (w[i] - w0[i]).powi(2)).sum::<f64>()
@@ -361,7 +373,7 @@ mod tests {
             .collect();
         let refs: Vec<&Example> = examples.iter().collect();
         let start = [1.0, 1.0, 1.0];
-        let w = fit_weights(&refs, &start, k);
+        let w = fit_weights(&refs, &start, k, 0.01);
         for (got, want) in w.iter().zip(truth) {
             assert!((got - want).abs() < 0.15, "{w:?} against {truth:?}");
         }
@@ -369,6 +381,196 @@ mod tests {
         // And the scale: with the true weights, the fitted k is near 0.01.
         let fitted = fit_scale(&refs, &truth);
         assert!((fitted - k).abs() < 0.0015, "{fitted}");
+    }
+
+    /// The ridge: none recovers the generator's weights, a large one keeps
+    /// the weights where they started.
+    #[test]
+    fn a_large_ridge_keeps_the_weights_near_where_they_were() {
+        let truth = [2.0, -1.0];
+        let k = 0.01;
+        let mut rng = crate::PlayerRng::seed_from_u64(11);
+        let examples: Vec<Example> = (0..20_000)
+            .map(|_| {
+                let terms: Vec<f32> = (0..2).map(|_| rng.random_range(-100.0f32..100.0)).collect();
+                let z: f64 = terms.iter().zip(&truth).map(|(&t, &w)| t as f64 * w).sum();
+                let result = if rng.random_bool(sigmoid(k * z)) { 1.0 } else { 0.0 };
+                Example { terms, result, held_out: false }
+            })
+            .collect();
+        let refs: Vec<&Example> = examples.iter().collect();
+        let start = [1.0, 1.0];
+        let free = fit_weights(&refs, &start, k, 0.0);
+        for (got, want) in free.iter().zip(truth) {
+            assert!((got - want).abs() < 0.15, "{free:?} against {truth:?}");
+        }
+        let held = fit_weights(&refs, &start, k, 100.0);
+        for (got, was) in held.iter().zip(start) {
+            assert!((got - was).abs() < 0.05, "{held:?} should stay near {start:?}");
+        }
+        assert!(held != start, "a ridge still lets the data move the weights a little: {held:?}");
+    }
+
+    /// A toy game of six plies in which every other decision is free
+    /// ([`Evaluate::free_decision`]): the search never evaluates there, so
+    /// the tuner leaves those positions out, even with `all_positions`.
+    mod free {
+        use plateau_core::{
+            ConfigError, Encode, Evaluate, Game, GameInfo, MoveError, OptionSpec, Outcome, Reader, Seat, Settings,
+            State, Turn, VariantSpec,
+        };
+
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Steps(pub u32);
+
+        #[derive(Clone, Debug)]
+        pub struct StepsGame;
+
+        static INFO: GameInfo = GameInfo {
+            name: "steps",
+            title: "Steps",
+            summary: "A test game.",
+            min_seats: 2,
+            max_seats: 2,
+            hidden: false,
+            uses_seed: false,
+            has_draws: false,
+            notation: "1",
+            variants: &[VariantSpec { name: "standard", help: "", options: &[] }],
+            options: &[] as &[OptionSpec],
+        };
+
+        impl Game for StepsGame {
+            type State = Steps;
+            const INFO: &'static GameInfo = &INFO;
+            fn configure(_: &Settings) -> Result<Self, ConfigError> {
+                Ok(StepsGame)
+            }
+            fn seats(&self) -> usize {
+                2
+            }
+            fn seat_name(&self, seat: Seat) -> String {
+                format!("P{seat}")
+            }
+            fn start(&self, _: u64) -> Steps {
+                Steps(0)
+            }
+            fn ply_bound(&self) -> Option<u64> {
+                Some(6)
+            }
+        }
+
+        impl State for Steps {
+            type Move = u32;
+            type Undo = ();
+            type View = u32;
+            fn seats(&self) -> usize {
+                2
+            }
+            /// Seat 0 at plies 0, 1 (free), 4 and 5 (free); seat 1 at 2 and 3 (free).
+            fn to_move(&self) -> Turn {
+                if self.0 >= 6 { Turn::Over } else { Turn::Seat(((self.0 / 2) % 2) as usize) }
+            }
+            fn ply(&self) -> u32 {
+                self.0
+            }
+            fn legal_moves(&self, out: &mut Vec<u32>) {
+                out.clear();
+                if self.0 < 6 {
+                    out.push(1);
+                }
+            }
+            fn check(&self, mv: u32) -> Result<(), MoveError> {
+                if mv == 1 && self.0 < 6 { Ok(()) } else { Err(MoveError::illegal("1")) }
+            }
+            fn apply(&mut self, _: u32) {
+                self.0 += 1;
+            }
+            fn undo(&mut self, _: u32, _: ()) {
+                self.0 -= 1;
+            }
+            fn outcome(&self) -> Option<Outcome> {
+                (self.0 >= 6).then(|| Outcome::shared_win(2, &[0], "steps"))
+            }
+            fn key(&self) -> u64 {
+                self.0.into()
+            }
+            fn format_move(&self, mv: u32) -> String {
+                mv.to_string()
+            }
+            fn parse_move(&self, text: &str) -> Result<u32, MoveError> {
+                text.parse().map_err(|_| MoveError::syntax("1"))
+            }
+            fn view(&self, _: Reader) -> u32 {
+                self.0
+            }
+            fn render(&self, _: Reader, _: bool) -> String {
+                self.0.to_string()
+            }
+        }
+
+        impl Encode for Steps {
+            fn actions(&self) -> usize {
+                1
+            }
+            fn action(&self, _: u32) -> usize {
+                0
+            }
+            fn move_of(&self, action: usize) -> Option<u32> {
+                (action == 0).then_some(1)
+            }
+            fn observation_shape(&self) -> [usize; 3] {
+                [1, 1, 1]
+            }
+            fn plane_names(&self) -> Vec<String> {
+                vec!["ply".into()]
+            }
+            fn observe(&self, _: Seat, out: &mut [f32]) {
+                out[0] = self.0 as f32 / 6.0;
+            }
+        }
+
+        impl Evaluate for Steps {
+            const TERMS: &'static [&'static str] = &["seat-0", "ply"];
+            fn evaluate(&self, seat: Seat) -> i32 {
+                if seat == 0 { 1 } else { -1 }
+            }
+            /// Every odd ply.
+            fn free_decision(&self) -> bool {
+                self.0 % 2 == 1
+            }
+            fn terms(&self, seat: Seat, out: &mut [f32]) {
+                out[0] = if seat == 0 { 1.0 } else { -1.0 };
+                out[1] = self.0 as f32;
+            }
+            fn weights() -> &'static [f32] {
+                &[1.0, 0.0]
+            }
+        }
+    }
+
+    #[test]
+    fn free_decisions_are_never_examples() {
+        let players = crate::two_player::<free::StepsGame>();
+        let new_match = |_: usize, seed: u64| {
+            plateau_core::Registry::new()
+                .with(plateau_core::entry::<free::StepsGame>())
+                .new_match("steps", &plateau_core::Setup { seed, ..Default::default() })
+                .map_err(|e| e.to_string())
+        };
+        let config = TuneConfig {
+            games: 10,
+            player: PlayerSpec::parse("random").unwrap(),
+            openings: 0,
+            seed: 1,
+            threads: 1,
+            max_plies: 100,
+            all_positions: true,
+            ridge: 0.01,
+        };
+        let w = players.tune(&new_match, &config, &|_, _| {}).unwrap();
+        // Plies 0, 2 and 4 of each game (1, 3 and 5 are free): 3 × 10.
+        assert_eq!(w.positions, 30);
     }
 
     #[test]

@@ -44,6 +44,10 @@ pub struct TuneArgs {
     /// Fit every position, not only the quiet ones (the game's noisy moves empty).
     #[arg(long)]
     pub all_positions: bool,
+    /// The ridge towards the weights as they are, as a fraction of each
+    /// term's curvature (0 to 100; larger keeps the weights nearer).
+    #[arg(long, default_value_t = 0.01)]
+    pub ridge: f64,
     /// Write the weights file (JSON) here instead of standard output.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -53,6 +57,9 @@ pub struct TuneArgs {
 pub fn tune(registry: &Registry, args: TuneArgs) -> Result<()> {
     if args.games == 0 || args.games > 100_000 {
         bail!("--games: 1 to 100000");
+    }
+    if !(0.0..=100.0).contains(&args.ridge) {
+        bail!("--ridge: 0 to 100");
     }
     let entry = registry.get(&args.game)?;
     let name = entry.info().name;
@@ -77,6 +84,7 @@ pub fn tune(registry: &Registry, args: TuneArgs) -> Result<()> {
         threads: args.threads.clamp(1, 64),
         max_plies: args.max_plies,
         all_positions: args.all_positions,
+        ridge: args.ridge,
     };
     let last = Mutex::new(0usize);
     let progress = |done: usize, all: usize| {

@@ -458,6 +458,30 @@ fn tune_fits_weights_to_self_play_and_writes_the_weights_file() {
     // weights before (the game's weights as they are now).
     let names: Vec<&str> = w["terms"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert!(names.len() >= 5 && names.contains(&"material"), "{names:?}");
+    // The same games on one thread: the very same fit (the examples are
+    // taken in the games' order, not in the order threads finish them).
+    let one = plateau(
+        &[
+            "tune",
+            "--game",
+            "abalone",
+            "--option",
+            "max-plies=80",
+            "--games",
+            "10",
+            "--player",
+            "greedy",
+            "--threads",
+            "1",
+        ],
+        "",
+    );
+    assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
+    let mut one: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+    let mut two = w.clone();
+    one["command"] = serde_json::Value::Null;
+    two["command"] = serde_json::Value::Null;
+    assert_eq!(one, two);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -465,6 +489,7 @@ fn tune_fits_weights_to_self_play_and_writes_the_weights_file() {
 fn tune_refuses_a_bad_player_or_game_count() {
     for args in [
         &["tune", "--game", "abalone", "--games", "0"][..],
+        &["tune", "--game", "abalone", "--ridge", "500"][..],
         &["tune", "--game", "abalone", "--player", "alphabeta:eval=v9"][..],
         &["tune", "--game", "chess"][..],
     ] {
