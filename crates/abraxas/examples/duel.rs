@@ -1,5 +1,6 @@
 //! Two evaluations of Abraxas against each other, with the same alpha-beta
-//! search and budget: the tool used to tune [`plateau_abraxas::eval`].
+//! search and budget: the tool used to screen [`plateau_abraxas::eval`]'s
+//! changes (the weights themselves come from `plateau tune`).
 //!
 //! ```text
 //! cargo run --release -p plateau-abraxas --example duel -- [--games N] [--time MS | --nodes N]
@@ -220,8 +221,6 @@ struct Args {
     sheet: String,
     openings: usize,
     seed: u64,
-    /// `--texel`: every placement's position, not only the quiet ones.
-    all: bool,
 }
 
 /// One game; `a_first`: evaluation A plays the first seat. Returns A's points.
@@ -267,10 +266,8 @@ fn main() {
         sheet: "level-1".into(),
         openings: 2,
         seed: 1,
-        all: false,
     };
     let (mut a, mut b) = ("v2".to_string(), "v1".to_string());
-    let mut texel: Option<usize> = None;
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < argv.len() {
@@ -285,12 +282,7 @@ fn main() {
             "--sheet" => args.sheet = v,
             "--openings" => args.openings = v.parse().expect("plies"),
             "--seed" => args.seed = v.parse().expect("seed"),
-            "--all" => {
-                args.all = true;
-                i -= 1;
-            }
             "--a" => a = v,
-            "--texel" => texel = Some(v.parse().expect("games")),
             "--b" => b = v,
             other => panic!("unknown argument {other}"),
         }
@@ -299,9 +291,6 @@ fn main() {
     let ((fa, a), (fb, b)) = (search_flags(&a), search_flags(&b));
     SEARCH.set([fa, fb]).expect("once");
     EVALS.set([parse_eval(&a), parse_eval(&b)]).expect("once");
-    if let Some(games) = texel {
-        return fit(&args, games);
-    }
     let pairs = args.games.div_ceil(2);
     let next = AtomicUsize::new(0);
     let points = Mutex::new(Vec::new());
@@ -343,151 +332,4 @@ fn load_sheet(value: &str) -> Sheet {
         let text = std::fs::read_to_string(value).unwrap_or_else(|r| panic!("{e}; reading it as a file: {r}"));
         Sheet::parse(value, &text).unwrap_or_else(|e| panic!("{value}: {e}"))
     })
-}
-
-/// One self-play game of evaluation A with itself (`--texel`): the quiet
-/// positions (no noisy move) with their terms for the first seat, and the
-/// result for the first seat (1, ½, 0).
-fn self_play(args: &Args, game_no: usize) -> (Vec<[f32; N_TERMS]>, f32) {
-    let sheets: Vec<&str> = args.sheet.split(',').collect();
-    let g = Abraxas::new(load_sheet(sheets[game_no % sheets.len()]));
-    let mut s = g.start(0);
-    let mut rng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_mul(104_729).wrapping_add(game_no as u64));
-    let (mut moves, mut noisy) = (Vec::new(), Vec::new());
-    for _ in 0..args.openings {
-        s.legal_moves(&mut moves);
-        let mv = moves[rng.random_range(0..moves.len())];
-        s.apply(mv);
-    }
-    let mut a = AlphaBeta::<Judged<0>>::new(args.budget, 18);
-    let mut out = Vec::new();
-    while s.to_move() != Turn::Over {
-        s.noisy_moves(&mut noisy);
-        if noisy.is_empty() || (args.all && s.phase() == Phase::Place) {
-            let mut t = [0.0; N_TERMS];
-            s.terms(0, &mut t);
-            out.push(t);
-        }
-        let (pv, _) = a.best_move(&Judged::<0>(s.clone()));
-        s.apply(pv[0]);
-    }
-    let o = s.outcome().expect("over");
-    (out, (o.value(0) + 1.0) / 2.0)
-}
-
-/// Mean log-loss of `P(win) = σ(k · Σ w·t)`.
-fn log_loss(data: &[([f32; N_TERMS], f32)], w: &[f64], k: f64) -> f64 {
-    let mut l = 0.0;
-    for (t, y) in data {
-        let z: f64 = k * w.iter().zip(t).map(|(w, t)| w * *t as f64).sum::<f64>();
-        let p = (1.0 / (1.0 + (-z).exp())).clamp(1e-9, 1.0 - 1e-9);
-        let y = *y as f64;
-        l -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
-    }
-    l / data.len().max(1) as f64
-}
-
-/// `--texel GAMES`: self-play of evaluation A, then the logistic regression
-/// of the results on the terms (Newton's method, a small ridge towards A's
-/// weights), with the scale `k` fitted to A's weights first and kept.
-#[allow(clippy::needless_range_loop)]
-fn fit(args: &Args, games: usize) {
-    let Eval::Terms(w0) = EVALS.get().expect("set")[0] else { panic!("--texel needs --a v2[:…]") };
-    let next = AtomicUsize::new(0);
-    let (train, held) = (Mutex::new(Vec::new()), Mutex::new(Vec::new()));
-    std::thread::scope(|scope| {
-        for _ in 0..args.threads.max(1) {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= games {
-                        break;
-                    }
-                    let (ps, y) = self_play(args, i);
-                    let into = if i % 5 == 4 { &held } else { &train };
-                    into.lock().unwrap().extend(ps.into_iter().map(|t| (t, y)));
-                }
-            });
-        }
-    });
-    let (train, held) = (train.into_inner().unwrap(), held.into_inner().unwrap());
-    let w0: Vec<f64> = w0.iter().map(|&w| w as f64).collect();
-    // The scale: a golden-section search of k for A's weights.
-    let (mut lo, mut hi) = (1e-5f64, 0.05f64);
-    for _ in 0..60 {
-        let (m1, m2) = (lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618);
-        if log_loss(&train, &w0, m1) < log_loss(&train, &w0, m2) {
-            hi = m2;
-        } else {
-            lo = m1;
-        }
-    }
-    let k = (lo + hi) / 2.0;
-    // Newton's method on b = k·w, with the ridge λ·|b − k·w0|².
-    let n = N_TERMS;
-    let prior: Vec<f64> = w0.iter().map(|w| w * k).collect();
-    let mut b = prior.clone();
-    let lambda = 1e-3 * train.len() as f64;
-    for _ in 0..30 {
-        let mut h = vec![vec![0.0f64; n]; n];
-        let mut g = vec![0.0f64; n];
-        for (t, y) in &train {
-            let z: f64 = b.iter().zip(t).map(|(b, t)| b * *t as f64).sum();
-            let p = 1.0 / (1.0 + (-z).exp());
-            let r = p * (1.0 - p);
-            for i in 0..n {
-                g[i] += (p - *y as f64) * t[i] as f64;
-                for j in 0..n {
-                    h[i][j] += r * t[i] as f64 * t[j] as f64;
-                }
-            }
-        }
-        for i in 0..n {
-            g[i] += lambda * (b[i] - prior[i]) / (k * k * 1e4);
-            h[i][i] += lambda / (k * k * 1e4) + 1e-9;
-        }
-        let step = solve(h, g);
-        for i in 0..n {
-            b[i] -= step[i];
-        }
-    }
-    let w: Vec<f64> = b.iter().map(|b| b / k).collect();
-    println!(
-        "{} games on {}, {} positions (+{} held out), k = {k:.6}\nlog-loss {:.4} -> {:.4}, held out {:.4} -> {:.4}",
-        games,
-        args.sheet,
-        train.len(),
-        held.len(),
-        log_loss(&train, &w0, k),
-        log_loss(&train, &w, k),
-        log_loss(&held, &w0, k),
-        log_loss(&held, &w, k)
-    );
-    let spec: Vec<String> = TERMS.iter().zip(&w).map(|(t, w)| format!("{t}={w:.0}")).collect();
-    println!("v2:{}", spec.join(","));
-}
-
-/// The solution of `h · x = g` (Gaussian elimination with partial pivoting).
-#[allow(clippy::needless_range_loop)]
-fn solve(mut h: Vec<Vec<f64>>, mut g: Vec<f64>) -> Vec<f64> {
-    let n = g.len();
-    for c in 0..n {
-        let p = (c..n).max_by(|&i, &j| h[i][c].abs().total_cmp(&h[j][c].abs())).expect("rows");
-        h.swap(c, p);
-        g.swap(c, p);
-        let d = h[c][c];
-        if d.abs() < 1e-12 {
-            continue;
-        }
-        for r in 0..n {
-            if r != c {
-                let f = h[r][c] / d;
-                for k in c..n {
-                    h[r][k] -= f * h[c][k];
-                }
-                g[r] -= f * g[c];
-            }
-        }
-    }
-    (0..n).map(|i| if h[i][i].abs() < 1e-12 { 0.0 } else { g[i] / h[i][i] }).collect()
 }

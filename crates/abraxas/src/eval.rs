@@ -50,9 +50,12 @@
 //! [`Weights::DEFAULT`], as it was before issue 20. `v2`, the latest and
 //! [`Evaluate::evaluate`], is `round(Σ w · t)` over the same terms
 //! ([`TERMS`], [`Evaluate::terms`]) with the weights of
-//! `crates/abraxas/weights.json`, fitted to the results of self-play
-//! (Texel tuning): a stop stone in hand is worth more than three stones
-//! held, a capture in reach several. With `v1`'s weights ([`v1_weights`])
+//! `crates/abraxas/weights.json`, fitted to the results of self-play by
+//! `plateau tune` (Texel tuning; the file keeps the command and the fit):
+//! a stop stone in hand and a capture in reach are each worth some eight
+//! or nine stones held. `pending` and `again` are terms of the removal
+//! and the interlude, free decisions the search never stops at, so the
+//! tuner has no example of them and they keep their weights. With `v1`'s weights ([`v1_weights`])
 //! the terms give `v1` exactly (a test checks it on random playouts).
 //! Abraxas games end by the stones taken (none were seen to reach
 //! `max-plies` or a repetition), so no term presses a side ahead to finish.
