@@ -358,19 +358,25 @@ mod tests {
     /// Examples drawn from a known logistic model: the fit recovers its
     /// weights (the expected values come from the generator, not from the
     /// fit).
+    /// 20,000 examples of random terms in ±100, each labelled a win with
+    /// probability `σ(k · Σ truth·t)`.
+    fn logistic_examples(truth: &[f64], k: f64, seed: u64) -> Vec<Example> {
+        let mut rng = crate::PlayerRng::seed_from_u64(seed);
+        (0..20_000)
+            .map(|_| {
+                let terms: Vec<f32> = truth.iter().map(|_| rng.random_range(-100.0f32..100.0)).collect();
+                let z: f64 = terms.iter().zip(truth).map(|(&t, &w)| t as f64 * w).sum();
+                let result = if rng.random_bool(sigmoid(k * z)) { 1.0 } else { 0.0 };
+                Example { terms, result, held_out: false }
+            })
+            .collect()
+    }
+
     #[test]
     fn newton_recovers_the_weights_of_a_known_logistic_model() {
         let truth = [2.0, -1.0, 0.5];
         let k = 0.01;
-        let mut rng = crate::PlayerRng::seed_from_u64(7);
-        let examples: Vec<Example> = (0..20_000)
-            .map(|_| {
-                let terms: Vec<f32> = (0..3).map(|_| rng.random_range(-100.0f32..100.0)).collect();
-                let z: f64 = terms.iter().zip(&truth).map(|(&t, &w)| t as f64 * w).sum();
-                let result = if rng.random_bool(sigmoid(k * z)) { 1.0 } else { 0.0 };
-                Example { terms, result, held_out: false }
-            })
-            .collect();
+        let examples = logistic_examples(&truth, k, 7);
         let refs: Vec<&Example> = examples.iter().collect();
         let start = [1.0, 1.0, 1.0];
         let w = fit_weights(&refs, &start, k, 0.01);
@@ -389,15 +395,7 @@ mod tests {
     fn a_large_ridge_keeps_the_weights_near_where_they_were() {
         let truth = [2.0, -1.0];
         let k = 0.01;
-        let mut rng = crate::PlayerRng::seed_from_u64(11);
-        let examples: Vec<Example> = (0..20_000)
-            .map(|_| {
-                let terms: Vec<f32> = (0..2).map(|_| rng.random_range(-100.0f32..100.0)).collect();
-                let z: f64 = terms.iter().zip(&truth).map(|(&t, &w)| t as f64 * w).sum();
-                let result = if rng.random_bool(sigmoid(k * z)) { 1.0 } else { 0.0 };
-                Example { terms, result, held_out: false }
-            })
-            .collect();
+        let examples = logistic_examples(&truth, k, 11);
         let refs: Vec<&Example> = examples.iter().collect();
         let start = [1.0, 1.0];
         let free = fit_weights(&refs, &start, k, 0.0);

@@ -427,22 +427,8 @@ fn tune_fits_weights_to_self_play_and_writes_the_weights_file() {
     let dir = std::env::temp_dir().join(format!("plateau-tune-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("weights.json");
-    let run = plateau(
-        &[
-            "tune",
-            "--game",
-            "abalone",
-            "--option",
-            "max-plies=80",
-            "--games",
-            "10",
-            "--player",
-            "greedy",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        "",
-    );
+    let tune = ["tune", "--game", "abalone", "--option", "max-plies=80", "--games", "10", "--player", "greedy"];
+    let run = plateau(&[&tune[..], &["--out", out.to_str().unwrap()]].concat(), "");
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let w: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(w["game"], "abalone");
@@ -460,22 +446,7 @@ fn tune_fits_weights_to_self_play_and_writes_the_weights_file() {
     assert!(names.len() >= 5 && names.contains(&"material"), "{names:?}");
     // The same games on one thread: the very same fit (the examples are
     // taken in the games' order, not in the order threads finish them).
-    let one = plateau(
-        &[
-            "tune",
-            "--game",
-            "abalone",
-            "--option",
-            "max-plies=80",
-            "--games",
-            "10",
-            "--player",
-            "greedy",
-            "--threads",
-            "1",
-        ],
-        "",
-    );
+    let one = plateau(&[&tune[..], &["--threads", "1"]].concat(), "");
     assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
     let mut one: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
     let mut two = w.clone();
@@ -486,7 +457,7 @@ fn tune_fits_weights_to_self_play_and_writes_the_weights_file() {
 }
 
 #[test]
-fn tune_refuses_a_bad_player_or_game_count() {
+fn tune_refuses_a_bad_player_game_count_or_ridge() {
     for args in [
         &["tune", "--game", "abalone", "--games", "0"][..],
         &["tune", "--game", "abalone", "--ridge", "500"][..],
