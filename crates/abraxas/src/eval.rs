@@ -55,8 +55,9 @@
 //! a stop stone in hand and a capture in reach are each worth some eight
 //! or nine stones held. `pending` and `again` are terms of the removal
 //! and the interlude, free decisions the search never stops at, so the
-//! tuner has no example of them and they keep their weights. With `v1`'s weights ([`v1_weights`])
-//! the terms give `v1` exactly (a test checks it on random playouts).
+//! tuner has no example of them and they keep their weights. With `v1`'s
+//! weights ([`v1_weights`]) the terms give `v1` exactly (a test checks it
+//! on random playouts).
 //! Abraxas games end by the stones taken (none were seen to reach
 //! `max-plies` or a repetition), so no term presses a side ahead to finish.
 //!

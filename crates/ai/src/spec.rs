@@ -21,10 +21,9 @@
 //! [`plateau_core::Evaluate::free_decision`] not asked: a verifier's full
 //! width, as the puzzles' judge searches); `eval=v1` for the evaluation
 //! (and, for alpha-beta, the search) as they were before issue 20, so that
-//! the arena can play old against new
-//! (the default is the game's latest, [`plateau_core::Evaluate::EVALS`]).
-//! When several
-//! limits are given the search stops at the first one reached.
+//! the arena can play old against new (the default is the game's latest,
+//! [`plateau_core::Evaluate::EVALS`]). When several limits are given the
+//! search stops at the first one reached.
 
 use std::fmt;
 use std::time::Duration;

@@ -287,8 +287,7 @@ fn fit_weights(examples: &[&Example], w0: &[f64], k: f64, ridge: f64) -> Vec<f64
     let (_, h0) = curvature(w0);
     let ridge: Vec<f64> = (0..d).map(|i| ridge * h0[i][i] + 1e-12 * n).collect();
     let objective = |w: &[f64]| -> f64 {
-        let refs: Vec<&Example> = examples.to_vec();
-        log_loss(&refs, w, k) * n + (0..d).map(|i| ridge[i] * (w[i] - w0[i]).powi(2)).sum::<f64>()
+        log_loss(examples, w, k) * n + (0..d).map(|i| ridge[i] * (w[i] - w0[i]).powi(2)).sum::<f64>()
     };
     let mut w = w0.to_vec();
     let mut current = objective(&w);
@@ -355,9 +354,6 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
 mod tests {
     use super::*;
 
-    /// Examples drawn from a known logistic model: the fit recovers its
-    /// weights (the expected values come from the generator, not from the
-    /// fit).
     /// 20,000 examples of random terms in ±100, each labelled a win with
     /// probability `σ(k · Σ truth·t)`.
     fn logistic_examples(truth: &[f64], k: f64, seed: u64) -> Vec<Example> {
@@ -372,6 +368,9 @@ mod tests {
             .collect()
     }
 
+    /// Examples drawn from a known logistic model: the fit recovers its
+    /// weights (the expected values come from the generator, not from the
+    /// fit).
     #[test]
     fn newton_recovers_the_weights_of_a_known_logistic_model() {
         let truth = [2.0, -1.0, 0.5];

@@ -428,7 +428,7 @@ fn tune_fits_weights_to_self_play_and_writes_the_weights_file() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("weights.json");
     let tune = ["tune", "--game", "abalone", "--option", "max-plies=80", "--games", "10", "--player", "greedy"];
-    let run = plateau(&[&tune[..], &["--out", out.to_str().unwrap()]].concat(), "");
+    let run = plateau(&[&tune[..], &["--threads", "2", "--out", out.to_str().unwrap()]].concat(), "");
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let w: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(w["game"], "abalone");
