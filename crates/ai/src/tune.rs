@@ -62,6 +62,11 @@ pub struct TuneConfig {
     /// The ridge towards the weights as they were, as a fraction of each
     /// term's curvature at them (0.01 by default; 0 for none).
     pub ridge: f64,
+    /// Terms kept at their weights, out of the fit (names of
+    /// [`Evaluate::TERMS`]): terms whose weight is a unit rather than a
+    /// judgement, such as Colorito's moves made and moves still needed,
+    /// whose sum is the race, or an exact result.
+    pub fixed: Vec<String>,
 }
 
 /// One example: the terms for the seat to move and its result in 0..1.
@@ -93,6 +98,14 @@ where
     let before: Vec<f64> = <G::State as Evaluate>::weights().iter().map(|&w| w as f64).collect();
     if before.len() != names.len() {
         return Err(format!("{}: {} weights for {} terms", G::INFO.name, before.len(), names.len()));
+    }
+    let mut fixed = vec![false; names.len()];
+    for name in &config.fixed {
+        let i = names
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| format!("{} has no term {name} (its terms: {})", G::INFO.name, names.join(", ")))?;
+        fixed[i] = true;
     }
     let examples = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
@@ -131,7 +144,7 @@ where
         return Err(format!("{} positions are too few to fit {} weights: play more games", fit.len(), names.len()));
     }
     let scale = fit_scale(&fit, &before);
-    let after = fit_weights(&fit, &before, scale, config.ridge);
+    let after = fit_weights(&fit, &before, scale, config.ridge, &fixed);
     Ok(Weights {
         game: G::INFO.name.to_string(),
         variant: String::new(),
@@ -263,8 +276,9 @@ fn fit_scale(examples: &[&Example], w: &[f64]) -> f64 {
 }
 
 /// Newton's method on the log-loss in the weights, `k` fixed, with a ridge
-/// towards `w0` of `ridge` times each term's curvature at `w0`.
-fn fit_weights(examples: &[&Example], w0: &[f64], k: f64, ridge: f64) -> Vec<f64> {
+/// towards `w0` of `ridge` times each term's curvature at `w0`; the terms
+/// marked `fixed` keep their weights in `w0`.
+fn fit_weights(examples: &[&Example], w0: &[f64], k: f64, ridge: f64, fixed: &[bool]) -> Vec<f64> {
     let d = w0.len();
     let n = examples.len() as f64;
     let curvature = |w: &[f64]| -> (Vec<f64>, Vec<Vec<f64>>) {
@@ -296,6 +310,16 @@ fn fit_weights(examples: &[&Example], w0: &[f64], k: f64, ridge: f64) -> Vec<f64
         for i in 0..d {
             g[i] += 2.0 * ridge[i] * (w[i] - w0[i]);
             h[i][i] += 2.0 * ridge[i];
+        }
+        // A fixed term's row and column become the identity's, its
+        // gradient 0: its step is 0 and the others are fitted around it.
+        for i in (0..d).filter(|&i| fixed[i]) {
+            g[i] = 0.0;
+            h[i].fill(0.0);
+            for row in h.iter_mut() {
+                row[i] = 0.0;
+            }
+            h[i][i] = 1.0;
         }
         let Some(step) = solve(h, g) else { break };
         // Damped: halve the step until the objective does not rise.
@@ -378,7 +402,7 @@ mod tests {
         let examples = logistic_examples(&truth, k, 7);
         let refs: Vec<&Example> = examples.iter().collect();
         let start = [1.0, 1.0, 1.0];
-        let w = fit_weights(&refs, &start, k, 0.01);
+        let w = fit_weights(&refs, &start, k, 0.01, &[false; 3]);
         for (got, want) in w.iter().zip(truth) {
             assert!((got - want).abs() < 0.15, "{w:?} against {truth:?}");
         }
@@ -397,11 +421,11 @@ mod tests {
         let examples = logistic_examples(&truth, k, 11);
         let refs: Vec<&Example> = examples.iter().collect();
         let start = [1.0, 1.0];
-        let free = fit_weights(&refs, &start, k, 0.0);
+        let free = fit_weights(&refs, &start, k, 0.0, &[false; 2]);
         for (got, want) in free.iter().zip(truth) {
             assert!((got - want).abs() < 0.15, "{free:?} against {truth:?}");
         }
-        let held = fit_weights(&refs, &start, k, 100.0);
+        let held = fit_weights(&refs, &start, k, 100.0, &[false; 2]);
         for (got, was) in held.iter().zip(start) {
             assert!((got - was).abs() < 0.05, "{held:?} should stay near {start:?}");
         }
@@ -564,10 +588,34 @@ mod tests {
             max_plies: 100,
             all_positions: true,
             ridge: 0.01,
+            fixed: Vec::new(),
         };
         let w = players.tune(&new_match, &config, &|_, _| {}).unwrap();
         // Plies 0, 2 and 4 of each game (1, 3 and 5 are free): 3 × 10.
         assert_eq!(w.positions, 30);
+    }
+
+    /// A fixed term keeps its weight exactly, right or wrong, and the others
+    /// are fitted around it: with the generator's weight fixed, the others
+    /// reach the generator's; with a wrong one fixed, the fit is worse than
+    /// with it free.
+    #[test]
+    fn a_fixed_term_keeps_its_weight_and_the_others_fit_around_it() {
+        let truth = [2.0, -1.0, 0.5];
+        let k = 0.01;
+        let examples = logistic_examples(&truth, k, 13);
+        let refs: Vec<&Example> = examples.iter().collect();
+        let fixed = [true, false, false];
+        let w = fit_weights(&refs, &[2.0, 0.0, 0.0], k, 0.0, &fixed);
+        assert_eq!(w[0], 2.0);
+        for (got, want) in w.iter().zip(truth).skip(1) {
+            assert!((got - want).abs() < 0.15, "{w:?} against {truth:?}");
+        }
+        let wrong = fit_weights(&refs, &[1.0, 0.0, 0.0], k, 0.0, &fixed);
+        assert_eq!(wrong[0], 1.0);
+        let free = fit_weights(&refs, &[1.0, 0.0, 0.0], k, 0.0, &[false; 3]);
+        assert!((free[0] - 2.0).abs() < 0.15, "{free:?}");
+        assert!(log_loss(&refs, &free, k) < log_loss(&refs, &wrong, k));
     }
 
     #[test]

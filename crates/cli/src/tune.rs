@@ -48,6 +48,10 @@ pub struct TuneArgs {
     /// term's curvature (0 to 100; larger keeps the weights nearer).
     #[arg(long, default_value_t = 0.01)]
     pub ridge: f64,
+    /// A term kept at its weight, out of the fit (repeatable; see the
+    /// game's `weights.json` for its terms).
+    #[arg(long, value_name = "TERM")]
+    pub fixed: Vec<String>,
     /// Write the weights file (JSON) here instead of standard output.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -85,6 +89,7 @@ pub fn tune(registry: &Registry, args: TuneArgs) -> Result<()> {
         max_plies: args.max_plies,
         all_positions: args.all_positions,
         ridge: args.ridge,
+        fixed: args.fixed.clone(),
     };
     let last = Mutex::new(0usize);
     let progress = |done: usize, all: usize| {

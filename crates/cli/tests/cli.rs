@@ -453,16 +453,29 @@ fn tune_fits_weights_to_self_play_and_writes_the_weights_file() {
     one["command"] = serde_json::Value::Null;
     two["command"] = serde_json::Value::Null;
     assert_eq!(one, two);
+    // A fixed term keeps its weight (written to three decimals), where the
+    // same data moves it when it is free.
+    let material = |w: &serde_json::Value| {
+        let t = w["terms"].as_array().unwrap().iter().find(|t| t["name"] == "material").unwrap().clone();
+        (t["before"].as_f64().unwrap(), t["weight"].as_f64().unwrap())
+    };
+    let (was, free) = material(&w);
+    assert!((was - free).abs() > 0.01, "material {was} -> {free} when free");
+    let fixed = plateau(&[&tune[..], &["--threads", "2", "--fixed", "material"]].concat(), "");
+    assert!(fixed.status.success(), "{}", String::from_utf8_lossy(&fixed.stderr));
+    let (was, now) = material(&serde_json::from_slice(&fixed.stdout).unwrap());
+    assert!((was - now).abs() < 1e-3, "material {was} -> {now} when fixed");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
-fn tune_refuses_a_bad_player_game_count_or_ridge() {
+fn tune_refuses_a_bad_player_game_count_ridge_or_term() {
     for args in [
         &["tune", "--game", "abalone", "--games", "0"][..],
         &["tune", "--game", "abalone", "--ridge", "500"][..],
         &["tune", "--game", "abalone", "--player", "alphabeta:eval=v9"][..],
         &["tune", "--game", "chess"][..],
+        &["tune", "--game", "abalone", "--games", "1", "--fixed", "nonsense"][..],
     ] {
         let run = plateau(args, "");
         assert!(!run.status.success(), "{args:?}");
