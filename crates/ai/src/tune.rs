@@ -24,6 +24,8 @@
 //!    curvature, 1% by default, so that a term the data hardly sees keeps
 //!    its weight; a larger ridge keeps every weight nearer where it was,
 //!    which is what a small data set of one search's games can support).
+//!    The terms named in [`TuneConfig::fixed`] keep their weights and the
+//!    others are fitted around them.
 //!
 //! The result, with the command, the data's size and the log-loss before
 //! and after on the fitted and held-out positions, is a
