@@ -453,8 +453,8 @@ fn tune_fits_weights_to_self_play_and_writes_the_weights_file() {
     one["command"] = serde_json::Value::Null;
     two["command"] = serde_json::Value::Null;
     assert_eq!(one, two);
-    // A fixed term keeps its weight (written to three decimals), where the
-    // same data moves it when it is free.
+    // A fixed term keeps its weight (the same f32 once written to three
+    // decimals), where the same data moves it when it is free.
     let material = |w: &serde_json::Value| {
         let t = w["terms"].as_array().unwrap().iter().find(|t| t["name"] == "material").unwrap().clone();
         (t["before"].as_f64().unwrap(), t["weight"].as_f64().unwrap())
@@ -464,7 +464,7 @@ fn tune_fits_weights_to_self_play_and_writes_the_weights_file() {
     let fixed = plateau(&[&tune[..], &["--threads", "2", "--fixed", "material"]].concat(), "");
     assert!(fixed.status.success(), "{}", String::from_utf8_lossy(&fixed.stderr));
     let (was, now) = material(&serde_json::from_slice(&fixed.stdout).unwrap());
-    assert!((was - now).abs() < 1e-3, "material {was} -> {now} when fixed");
+    assert_eq!(was as f32, now as f32, "material {was} -> {now} when fixed (the game reads weights as f32)");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -475,10 +475,15 @@ fn tune_refuses_a_bad_player_game_count_ridge_or_term() {
         &["tune", "--game", "abalone", "--ridge", "500"][..],
         &["tune", "--game", "abalone", "--player", "alphabeta:eval=v9"][..],
         &["tune", "--game", "chess"][..],
-        &["tune", "--game", "abalone", "--games", "1", "--fixed", "nonsense"][..],
     ] {
         let run = plateau(args, "");
         assert!(!run.status.success(), "{args:?}");
         assert!(!String::from_utf8_lossy(&run.stderr).is_empty());
     }
+    // An unknown term is refused for itself, before any game (one game
+    // would also fail later, as too few positions to fit).
+    let run = plateau(&["tune", "--game", "abalone", "--games", "1", "--fixed", "nonsense"], "");
+    assert!(!run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains("no term nonsense") && err.contains("material"), "{err}");
 }
