@@ -266,3 +266,23 @@ fn a_remembered_plan_is_dropped_when_the_opponent_gets_in_its_way() {
     assert!(blocked.is_legal(mv), "{mv:?}");
     assert!(m > 0 && m < 80, "{m} (the first plan had {n})");
 }
+
+#[test]
+fn v2_does_not_search_for_a_plan_far_beyond_its_first_bound() {
+    // Three pieces away, a first bound of 6 and a 12-move finish: IDA*
+    // would have to raise its bound six times (without the gate it finds
+    // the plan within 2,000,000 positions; a move allows it 60,000), so it
+    // does not start; before, it took its whole budget, about 20 ms, and
+    // found nothing. The group planner is there for such finishes.
+    let s = Colorito::standard().position(include_str!("data/race-end-far.txt")).unwrap();
+    assert_eq!(20 - s.home_count(Side::Blue), 3);
+    assert_eq!(plateau_colorito::eval::finish_bound(&s, Side::Blue), Some(6));
+    assert_eq!(plan(&s, Side::Blue, 3_000_000).map(|p| p.1), Some(12), "a finish exists");
+    assert_eq!(plateau_colorito::eval::plan_v2(&s, Side::Blue, 2_000_000), None);
+    // Within two of the pieces away it still searches: the recorded race
+    // end of 8 moves, 3 pieces away (R1 excused) and a first bound of 5.
+    let long = Colorito::standard().position(include_str!("data/race-end-long.txt")).unwrap();
+    assert_eq!(20 - long.home_count(Side::Red), 4);
+    assert_eq!(plateau_colorito::eval::finish_bound(&long, Side::Red), Some(5));
+    assert_eq!(plateau_colorito::eval::plan_v2(&long, Side::Red, 60_000).map(|p| p.1), Some(8));
+}
