@@ -53,6 +53,11 @@ pub struct AlphaBeta<S: State> {
     /// searched and every decision uses depth (a full-width search, as a
     /// verifier needs). On by default; older versions never ask.
     pub use_pruning: bool,
+    /// Whether the latest version keeps the static evaluations of a search
+    /// in a cache, for games that give a key to keep them under
+    /// ([`plateau_core::Evaluate::eval_key`]). On by default; the search's
+    /// result is the same either way, only faster.
+    pub use_eval_cache: bool,
     /// The evaluation's version ([`plateau_core::Evaluate::EVALS`]; `None`:
     /// the latest). An older version also searches as alpha-beta did then.
     pub version: Option<usize>,
@@ -78,6 +83,10 @@ pub struct AlphaBeta<S: State> {
     path: Vec<u64>,
     /// What the searcher remembers of the game it plays (repetitions).
     game: GameMemory<S::Move>,
+    /// The latest version's static evaluations of this search, by
+    /// [`plateau_core::Evaluate::eval_key`] mixed with the seat: `(key,
+    /// score)`, emptied at each search (allocated at the first use).
+    eval_cache: Vec<(u64, i32)>,
     /// The root moves of the last completed depth with their scores (exact
     /// for the moves within the variety margin of the best).
     root_scores: Vec<(i32, S::Move)>,
@@ -135,6 +144,8 @@ pub const VARIETY_PLIES: usize = 8;
 pub const VARIETY_MARGIN: i32 = 15;
 
 const HISTORY_BITS: u32 = 14;
+/// The evaluation cache's size: 2^16 entries (1 MiB), emptied at each search.
+const EVAL_CACHE_BITS: u32 = 16;
 const HISTORY_SIZE: usize = 1 << HISTORY_BITS;
 
 /// A multiplicative hash of a move's fields (a move is a few small
@@ -183,6 +194,7 @@ impl<S: Evaluate> AlphaBeta<S> {
         AlphaBeta {
             use_plan: true,
             use_pruning: true,
+            use_eval_cache: true,
             version: None,
             variety: None,
             budget,
@@ -202,8 +214,34 @@ impl<S: Evaluate> AlphaBeta<S> {
             buffers: (0..MAX_PLY + MAX_QDEPTH as usize + 2).map(|_| Vec::with_capacity(128)).collect(),
             path: vec![0; MAX_PLY + 2],
             game: GameMemory::new(),
+            eval_cache: Vec::new(),
             root_scores: Vec::new(),
         }
+    }
+
+    /// The static evaluation of `state` for `seat`: for the latest version,
+    /// from the search's cache when the game gives a key
+    /// ([`plateau_core::Evaluate::eval_key`]).
+    #[inline]
+    fn static_eval(&mut self, state: &S, seat: usize) -> i32 {
+        if self.version.is_none()
+            && self.use_eval_cache
+            && let Some(key) = state.eval_key()
+        {
+            let key = key ^ (seat as u64 + 1).wrapping_mul(0xd6e8_feb8_6659_fd93);
+            if self.eval_cache.is_empty() {
+                self.eval_cache = vec![(0, 0); 1 << EVAL_CACHE_BITS];
+            }
+            let slot = (key >> (64 - EVAL_CACHE_BITS)) as usize;
+            let (k, v) = self.eval_cache[slot];
+            if k == key && key != 0 {
+                return v;
+            }
+            let v = state.evaluate(seat);
+            self.eval_cache[slot] = (key, v);
+            return v;
+        }
+        crate::evaluate(state, seat, self.version)
     }
 
     fn slot(&self, key: u64) -> usize {
@@ -443,7 +481,7 @@ impl<S: Evaluate> AlphaBeta<S> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply as u32);
-        let stand = crate::evaluate(state, seat, self.version);
+        let stand = self.static_eval(state, seat);
         if qdepth >= MAX_QDEPTH || ply + 2 >= self.buffers.len() {
             return stand;
         }
@@ -610,6 +648,7 @@ impl<S: Evaluate> AlphaBeta<S> {
         for k in self.killers.iter_mut() {
             *k = [None, None];
         }
+        self.eval_cache.fill((0, 0));
         for h in self.history.iter_mut() {
             *h /= 8;
         }
@@ -765,6 +804,40 @@ mod tests {
                 assert_eq!(pv[0], m, "v1 knows nothing of the game");
             }
         }
+    }
+
+    /// The latest version answers a position's evaluation from its cache
+    /// once judged (a value planted there comes back), per seat; older
+    /// versions, or the cache switched off, judge again; a new search
+    /// empties it.
+    #[test]
+    fn the_latest_version_keeps_evaluations_under_the_games_key_within_a_search() {
+        use plateau_colorito::{Colorito, ColoritoState};
+        use plateau_core::Game;
+        let mut s = Colorito::standard().start(0);
+        let mut moves = Vec::new();
+        for _ in 0..6 {
+            s.legal_moves(&mut moves);
+            s.apply(moves[moves.len() / 2]);
+        }
+        let (red, blue) = (s.evaluate(0), s.evaluate(1));
+        assert_ne!(red, 12_345);
+        let mut ab = AlphaBeta::<ColoritoState>::new(Budget { depth: Some(2), ..Budget::default() }, 12);
+        assert_eq!(ab.static_eval(&s, 0), red);
+        let planted: Vec<usize> = (0..ab.eval_cache.len()).filter(|&i| ab.eval_cache[i].0 != 0).collect();
+        assert_eq!(planted.len(), 1, "one position judged, one entry");
+        ab.eval_cache[planted[0]].1 = 12_345;
+        assert_eq!(ab.static_eval(&s, 0), 12_345, "the cache answers");
+        assert_eq!(ab.static_eval(&s, 1), blue, "the other seat's value is its own");
+        ab.use_eval_cache = false;
+        assert_eq!(ab.static_eval(&s, 0), red, "switched off, judged again");
+        ab.use_eval_cache = true;
+        ab.version = Some(0);
+        assert_eq!(ab.static_eval(&s, 0), s.evaluate_version(0, 0), "v1 never asks the cache");
+        ab.version = None;
+        assert_eq!(ab.static_eval(&s, 0), 12_345);
+        ab.search(&s, &[]);
+        assert_eq!(ab.static_eval(&s, 0), red, "a new search starts with an empty cache");
     }
 
     #[test]

@@ -283,6 +283,14 @@ impl Evaluate for ColoritoState {
         }
     }
 
+    /// v2 reads the pieces, the side to move and the status (all in
+    /// [`plateau_core::State::key`]) and each side's count of moves (the tempo term),
+    /// mixed in here; the rules are those of the search's game.
+    fn eval_key(&self) -> Option<u64> {
+        let moves = u64::from(self.moves[0]) << 16 | u64::from(self.moves[1]);
+        Some(self.hash ^ moves.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    }
+
     fn terms(&self, seat: usize, out: &mut [f32]) {
         self.terms_v2(Side::from_seat(seat).unwrap_or(Side::Blue), out);
     }

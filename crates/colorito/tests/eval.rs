@@ -314,3 +314,44 @@ fn the_new_terms_by_hand() {
     assert_eq!(t[term::DECIDED], 30.0);
     assert!(t.iter().enumerate().all(|(i, x)| i == term::DECIDED || *x == 0.0));
 }
+
+/// Alpha-beta's cache of evaluations (under `Evaluate::eval_key`) changes
+/// nothing but the time: on positions along sampled games, the same line,
+/// score and node count with it as without.
+#[test]
+fn the_search_with_the_evaluation_cache_is_the_search_without() {
+    let ps = sample_positions(11, 2);
+    let mut searched = 0;
+    for s in ps.iter().step_by(4) {
+        if s.to_move() == Turn::Over {
+            continue;
+        }
+        let run = |cache: bool| {
+            let mut ab = AlphaBeta::<ColoritoState>::new(Budget { depth: Some(3), ..Budget::default() }, 16);
+            ab.use_plan = false;
+            ab.use_eval_cache = cache;
+            let (pv, info) = ab.search(s, &[]);
+            (pv, info.score, info.nodes)
+        };
+        assert_eq!(run(true), run(false), "{s:?}");
+        searched += 1;
+    }
+    assert!(searched >= 10, "{searched} positions searched");
+}
+
+/// The cache's key is the position's key with each side's count of moves
+/// mixed in (v2's tempo term reads them): a piece that goes out and back
+/// gives the same position and key, not the same evaluation key.
+#[test]
+fn the_evaluation_key_tells_apart_the_same_position_after_more_moves() {
+    let s = standard().start(0);
+    let mut t = s.clone();
+    for mv in ["a1-c3", "a10-c8", "c3-a1", "c8-a10"] {
+        let m = t.parse_move(mv).unwrap();
+        t.apply(m);
+    }
+    assert_eq!(t.key(), s.key(), "the same position");
+    assert!(s.eval_key().is_some());
+    assert_ne!(t.eval_key(), s.eval_key());
+    assert_eq!(t.eval_key(), t.clone().eval_key());
+}

@@ -389,6 +389,18 @@ pub trait Evaluate: State {
         self.legal_moves(out);
     }
 
+    /// A key of everything the latest evaluation ([`Evaluate::evaluate`])
+    /// reads of this position, for every seat, if the game has one at hand:
+    /// alpha-beta's latest version then keeps evaluations in a cache under
+    /// it, so that a position met again in the same search (by
+    /// transposition, or in the next iteration of deepening) is not judged
+    /// again. `None` (the default): no cache. A game whose evaluation reads
+    /// anything beyond [`State::key`] (a move count, the history) must mix
+    /// it in, or keep the default.
+    fn eval_key(&self) -> Option<u64> {
+        None
+    }
+
     /// Whether the decision here completes a turn already chosen (Abraxas's
     /// removal of a line's stones and the interlude after it), so that
     /// alpha-beta's latest version does not count it against its depth and
