@@ -1234,7 +1234,7 @@ impl WriterStats {
 /// The group commit's delay by default (`plateau serve --commit-delay`).
 pub const DEFAULT_COMMIT_DELAY: Duration = Duration::from_micros(DEFAULT_COMMIT_DELAY_MICROS);
 /// [`DEFAULT_COMMIT_DELAY`] in microseconds.
-pub const DEFAULT_COMMIT_DELAY_MICROS: u64 = 200;
+pub const DEFAULT_COMMIT_DELAY_MICROS: u64 = 2_000;
 /// The longest delay an operator may set: a delay holds every write of a
 /// busy server that long before its commit starts.
 pub const MAX_COMMIT_DELAY: Duration = Duration::from_micros(MAX_COMMIT_DELAY_MICROS);
