@@ -98,11 +98,16 @@ async fn open_kept(src: Ipv4Addr, addr: SocketAddr) -> TcpStream {
     s
 }
 
-/// `GET /api/health` on a new connection from `src`, closed after.
+/// `GET /api/health` on a new connection from `src`, closed after: it
+/// returns once the server has closed the connection, so its place is given
+/// back (the server frees it before closing; a test that counts places must
+/// not race the server's end of a connection it has already answered on).
 async fn health_from(src: Ipv4Addr, addr: SocketAddr) -> (u16, Value) {
     let mut s = connect_from(src, addr).await;
     s.write_all(b"GET /api/health HTTP/1.1\r\nHost: plateau\r\nConnection: close\r\n\r\n").await.unwrap();
-    read_response(&mut s).await.expect("an answer")
+    let answer = read_response(&mut s).await.expect("an answer");
+    assert!(closed_by_server(&mut s).await, "the server keeps a `Connection: close` connection open");
+    answer
 }
 
 /// Check that a connection from `src` is refused cleanly: a 503 with the
