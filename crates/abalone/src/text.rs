@@ -92,9 +92,17 @@ pub fn parse_position(text: &str, rules: Rules) -> Result<AbaloneState, String> 
 
 /// Write the text form of a position.
 pub fn format_position(s: &AbaloneState) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(48);
+    push_position(s, &mut out);
+    out
+}
+
+/// [`format_position`], appended to `out` (the view's hot path: no
+/// allocation, no formatting machinery; a row's run of empty cells is at
+/// most 9, one digit).
+pub(crate) fn push_position(s: &AbaloneState, out: &mut String) {
     for row in (0..9u8).rev() {
-        let mut run = 0;
+        let mut run = 0u8;
         for c in row_cells(row) {
             let ch = if s.bb[0] & c.bit() != 0 {
                 'b'
@@ -105,20 +113,22 @@ pub fn format_position(s: &AbaloneState) -> String {
                 continue;
             };
             if run > 0 {
-                let _ = write!(out, "{run}");
+                out.push(char::from(b'0' + run));
                 run = 0;
             }
             out.push(ch);
         }
         if run > 0 {
-            let _ = write!(out, "{run}");
+            out.push(char::from(b'0' + run));
         }
         if row > 0 {
             out.push('/');
         }
     }
-    let _ = write!(out, " {} {} {}", if s.side == 0 { 'b' } else { 'w' }, s.captured[0], s.captured[1]);
-    out
+    out.push_str(if s.side == 0 { " b " } else { " w " });
+    plateau_core::json::push_u64(out, u64::from(s.captured[0]));
+    out.push(' ');
+    plateau_core::json::push_u64(out, u64::from(s.captured[1]));
 }
 
 /// Marbles pushed out, by the side that pushed them.
@@ -174,7 +184,7 @@ pub(crate) fn write_view_json(s: &AbaloneState, out: &mut String) {
     use plateau_core::json::push_u64;
     // The position's text is letters, digits, `/` and spaces: no escaping.
     out.push_str("{\"position\":\"");
-    out.push_str(&format_position(s));
+    push_position(s, out);
     for (name, side) in [("\",\"black\":[", 0), ("],\"white\":[", 1)] {
         out.push_str(name);
         for (i, c) in cells(s.bb[side]).enumerate() {

@@ -252,6 +252,19 @@ fn observation_of_the_standard_start() {
     assert_eq!(at(&black, 0, "i4"), 0.0);
 }
 
+/// The position's text written by hand: White to move, a row of nine empty
+/// cells, runs at both ends of a row, and two-digit counts of marbles
+/// pushed out (possible with `marbles-to-win` above 9).
+#[test]
+fn position_text_with_white_to_move_and_two_digit_counts() {
+    let text = "5/6/7/8/4w4/8/7/6/b4 w 13 10";
+    let s = parse_position(text, Rules::default()).unwrap();
+    assert_eq!(format_position(&s), text);
+    let text = "w4/3b2/7/8/9/8/7/6/4w b 0 12";
+    let s = parse_position(text, Rules::default()).unwrap();
+    assert_eq!(format_position(&s), text);
+}
+
 #[test]
 fn observation_after_two_moves_from_notation() {
     let mut s = configured("standard", &[("max-plies", "40")]);
