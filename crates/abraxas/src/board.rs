@@ -76,6 +76,15 @@ impl Cell {
     }
 }
 
+impl Cell {
+    /// Write the cell's name (`d4`) at the end of `out`, as [`Display`](fmt::Display)
+    /// does, without a formatter (the server writes every legal move).
+    pub fn push_to(self, out: &mut String) {
+        out.push((b'a' + self.file()) as char);
+        out.push((b'1' + self.rank()) as char);
+    }
+}
+
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)

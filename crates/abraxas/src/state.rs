@@ -989,6 +989,82 @@ impl State for AbraxasState {
         }
     }
 
+    fn write_move(&self, mv: Move, out: &mut String) {
+        match mv {
+            Move::Place(c) => c.push_to(out),
+            Move::Stop(c) => {
+                out.push_str("b:");
+                c.push_to(out);
+            }
+            Move::Relocate { from, to } => {
+                from.push_to(out);
+                out.push('-');
+                to.push_to(out);
+            }
+            Move::Pass => out.push_str("pass"),
+            Move::Take(t) if !t.line.on_board() || t.line.len > 9 => out.push_str("x:?"),
+            Move::Take(t) => {
+                out.push_str("x:");
+                let mut first = true;
+                for i in 0..t.line.len.min(9) {
+                    if t.stones & (1 << i) != 0 {
+                        if !first {
+                            out.push(',');
+                        }
+                        first = false;
+                        t.line.cell(i).push_to(out);
+                    }
+                }
+                if self.takes_ambiguous(t) {
+                    out.push('/');
+                    out.push(t.line.dir.letter());
+                }
+            }
+        }
+    }
+
+    fn write_gesture_json(&self, mv: Move, out: &mut String) {
+        // Cell names, `stop`, `take/…` and `pass` need no JSON escaping.
+        let quoted = |out: &mut String, c: Cell| {
+            out.push('"');
+            c.push_to(out);
+            out.push('"');
+        };
+        match mv {
+            Move::Place(c) => {
+                out.push_str("\"select\":[],\"targets\":[");
+                quoted(out, c);
+            }
+            Move::Stop(c) => {
+                out.push_str("\"select\":[\"stop\"],\"targets\":[");
+                quoted(out, c);
+            }
+            Move::Relocate { from, to } => {
+                out.push_str("\"select\":[");
+                quoted(out, from);
+                out.push_str("],\"targets\":[");
+                quoted(out, to);
+            }
+            Move::Pass => out.push_str("\"select\":[],\"targets\":[\"pass\""),
+            Move::Take(t) => {
+                out.push_str("\"select\":[");
+                for (i, c) in cells(t.mask()).enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    quoted(out, c);
+                }
+                out.push_str("],\"targets\":[\"take");
+                if self.takes_ambiguous(t) {
+                    out.push('/');
+                    out.push(t.line.dir.letter());
+                }
+                out.push('"');
+            }
+        }
+        out.push(']');
+    }
+
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let t = text.trim().to_ascii_lowercase();
         if t.is_empty() {

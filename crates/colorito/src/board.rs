@@ -181,6 +181,20 @@ impl Cell {
     }
 }
 
+impl Cell {
+    /// Write the cell's name (`c3`, `a10`) at the end of `out`, as
+    /// [`Display`](fmt::Display) does, without a formatter (the server writes
+    /// every legal move).
+    pub fn push_to(self, out: &mut String) {
+        out.push((b'a' + self.file() as u8) as char);
+        let rank = self.rank() as u8 + 1;
+        if rank >= 10 {
+            out.push((b'0' + rank / 10) as char);
+        }
+        out.push((b'0' + rank % 10) as char);
+    }
+}
+
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", (b'a' + self.file() as u8) as char, self.rank() + 1)

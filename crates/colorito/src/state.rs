@@ -711,6 +711,31 @@ impl State for ColoritoState {
         }
     }
 
+    fn write_move(&self, mv: Move, out: &mut String) {
+        match mv {
+            Move::Go { from, to } => {
+                from.push_to(out);
+                out.push('-');
+                to.push_to(out);
+            }
+            Move::Pass => out.push_str("pass"),
+        }
+    }
+
+    fn write_gesture_json(&self, mv: Move, out: &mut String) {
+        // Cell names and `pass` need no JSON escaping.
+        match mv {
+            Move::Go { from, to } => {
+                out.push_str("\"select\":[\"");
+                from.push_to(out);
+                out.push_str("\"],\"targets\":[\"");
+                to.push_to(out);
+                out.push_str("\"]");
+            }
+            Move::Pass => out.push_str("\"select\":[],\"targets\":[\"pass\"]"),
+        }
+    }
+
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         Move::parse(text)
     }

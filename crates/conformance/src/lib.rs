@@ -20,6 +20,8 @@
 //! - every move's text is unique and parses back to the same move;
 //! - every move has a gesture (what to select, where to click), and no
 //!   selection and click make two different moves;
+//! - the writers the server uses give the same text: `write_move` appends
+//!   the move's text, `write_gesture_json` the gesture as serde_json writes it;
 //! - a clone equals the original, with the same key;
 //! - applying then undoing each legal move restores the exact state and key;
 //! - moves legal elsewhere but not here fail `check` with an error that says
@@ -285,6 +287,9 @@ fn check_position<S: State>(
         let text = state.format_move(mv);
         assert!(!text.is_empty() && !text.chars().any(char::is_whitespace), "{ctx}: bad move text {text:?}");
         assert!(texts.insert(text.clone()), "{ctx}: two moves written {text}");
+        let mut written = String::from("…");
+        state.write_move(mv, &mut written);
+        assert_eq!(written, format!("…{text}"), "{ctx}: write_move differs from format_move");
         match state.parse_move(&text) {
             Ok(back) => assert_eq!(back, mv, "{ctx}: {text} parses to another move"),
             Err(e) => panic!("{ctx}: {text} does not parse back: {e}"),
@@ -301,6 +306,16 @@ fn check_position<S: State>(
     for &mv in moves.iter() {
         let g = state.gesture(mv);
         assert!(!g.targets.is_empty(), "{ctx}: the gesture of {} has no target", state.format_move(mv));
+        let mut written = String::from("{");
+        state.write_gesture_json(mv, &mut written);
+        written.push('}');
+        let expected = serde_json::to_string(&g).expect("a gesture serializes");
+        assert_eq!(
+            written,
+            expected,
+            "{ctx}: write_gesture_json of {} differs from the gesture",
+            state.format_move(mv)
+        );
         let mut select = g.select.clone();
         select.sort();
         for t in &g.targets {

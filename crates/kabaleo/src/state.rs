@@ -633,6 +633,30 @@ impl State for KabaleoState {
         }
     }
 
+    fn write_move(&self, mv: Move, out: &mut String) {
+        match (mv.colour(), mv.location()) {
+            (Some(c), Some(l)) => {
+                out.push(c.letter());
+                plateau_core::json::push_u64(out, l as u64 + 1);
+            }
+            _ => out.push_str("pass"),
+        }
+    }
+
+    fn write_gesture_json(&self, mv: Move, out: &mut String) {
+        // `stock:R`, `loc:7` and `pass` need no JSON escaping.
+        match (mv.colour(), mv.location()) {
+            (Some(c), Some(l)) => {
+                out.push_str("\"select\":[\"stock:");
+                out.push(c.letter());
+                out.push_str("\"],\"targets\":[\"loc:");
+                plateau_core::json::push_u64(out, l as u64 + 1);
+                out.push_str("\"]");
+            }
+            _ => out.push_str("\"select\":[],\"targets\":[\"pass\"]"),
+        }
+    }
+
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let t = text.trim();
         let hint = "a move is a colour letter and a location number, like R7, or pass";
