@@ -962,31 +962,9 @@ impl State for AbraxasState {
     }
 
     fn format_move(&self, mv: Move) -> String {
-        match mv {
-            Move::Place(c) => c.to_string(),
-            Move::Stop(c) => format!("b:{c}"),
-            Move::Relocate { from, to } => format!("{from}-{to}"),
-            Move::Pass => "pass".into(),
-            Move::Take(t) if !t.line.on_board() || t.line.len > 9 => "x:?".into(),
-            Move::Take(t) => {
-                let mut s = String::from("x:");
-                let mut first = true;
-                for i in 0..t.line.len.min(9) {
-                    if t.stones & (1 << i) != 0 {
-                        if !first {
-                            s.push(',');
-                        }
-                        first = false;
-                        s.push_str(&t.line.cell(i).to_string());
-                    }
-                }
-                if self.takes_ambiguous(t) {
-                    s.push('/');
-                    s.push(t.line.dir.letter());
-                }
-                s
-            }
-        }
+        let mut s = String::with_capacity(8);
+        self.write_move(mv, &mut s);
+        s
     }
 
     fn write_move(&self, mv: Move, out: &mut String) {
