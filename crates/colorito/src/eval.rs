@@ -104,7 +104,16 @@
 //!   start cells and pieces on the opponent's targets, each weighted by the
 //!   opponent's share of pieces home, and the distance beyond four cells of
 //!   pieces away weighted by one's own share home (the last pieces have
-//!   nobody to jump over).
+//!   nobody to jump over). And a fourth (2026-12-04): pieces still on a
+//!   start cell in a corner of the board, unweighted. A corner piece
+//!   leaves only by a jump or a step then a jump (no cell next to its start
+//!   welcomes it), and on the standard board the corner piece of each
+//!   side's longest trip (Red's R10 on j1, Blue's D1 on j10) has a way out
+//!   only now and then in the opening; once the opponent's pieces are home
+//!   around it, none at all, and the race it leads ends in a draw at
+//!   `max-moves`. Weighted by the opponent's share home, as the start-cells
+//!   term is, it came too late to matter; unweighted, the search takes the
+//!   way out when it opens.
 //! - **A planner with a longer reach**: up to eight pieces away (v1: five),
 //!   IDA* on a stronger bound ([`finish_bound`]): besides one move per
 //!   piece away, the cells a piece's best way home must jump over that are
@@ -347,6 +356,7 @@ pub const TERMS: &[&str] = &[
     "start-cells-late",
     "in-opponent-home",
     "stragglers",
+    "corner-start",
 ];
 
 /// Indices of the terms.
@@ -369,6 +379,8 @@ pub mod term {
     pub const IN_OPP_HOME: usize = 7;
     /// Distance beyond four cells of pieces away, weighted by one's share of pieces home, the opponent's minus one's own.
     pub const STRAGGLERS: usize = 8;
+    /// Pieces still on a start cell in a corner of the board, the opponent's minus one's own.
+    pub const CORNER_START: usize = 9;
 }
 
 static WEIGHTS: LazyLock<Vec<f32>> =
@@ -394,7 +406,12 @@ struct Parts {
     in_opp_home: i32,
     /// Σ max(0, d - 4) over pieces away.
     beyond4: i32,
+    /// Pieces on their start cells in a corner of the board.
+    corner_on_start: i32,
 }
+
+/// The four corner cells (a1, j1, a10, j10).
+const CORNERS: u128 = 1 | 1 << 9 | 1 << 90 | 1 << 99;
 
 impl ColoritoState {
     /// The quantities of `side`'s race: v1's estimate ([`Self::race_estimate`]) is made of them,
@@ -425,6 +442,7 @@ impl ColoritoState {
             }
             if self.rules.start[p] as usize == c {
                 out.on_start += 1;
+                out.corner_on_start += (CORNERS >> c & 1) as i32;
             }
             if opp_targets >> c & 1 == 1 {
                 out.in_opp_home += 1;
@@ -505,6 +523,7 @@ impl ColoritoState {
         out[term::START_LATE] = op.on_start as f32 * home(side) - me.on_start as f32 * home(other);
         out[term::IN_OPP_HOME] = op.in_opp_home as f32 * home(side) - me.in_opp_home as f32 * home(other);
         out[term::STRAGGLERS] = op.beyond4 as f32 * home(other) - me.beyond4 as f32 * home(side);
+        out[term::CORNER_START] = (op.corner_on_start - me.corner_on_start) as f32;
     }
 
     /// v2's evaluation for `side`: `round(Σ weights · terms)`.

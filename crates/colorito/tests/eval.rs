@@ -302,7 +302,18 @@ fn the_new_terms_by_hand() {
     // Distance beyond four (9 - 4 = 5 for R1, 0 for D1), weighted by one's
     // own share home.
     assert!(near(t[term::STRAGGLERS], -5.0 * 19.0 / 20.0), "{t:?}");
+    // R1's start cell a1 is a corner of the board: one piece, unweighted.
+    assert_eq!(t[term::CORNER_START], -1.0);
     assert_eq!(t[term::TEMPO], 0.0);
+    // Blue's D1 on its start cell j10 (a corner) and Red's R2 on its start
+    // cell b1 (not a corner); R1 on c3 and D2 on e5 away; 18 home each. The
+    // start cells' term weighs both pieces alike (0.9 − 0.9), the corner
+    // term counts only D1's.
+    let s = place(&g, "red", (40, 40), &refs(&home_except(&[("c3", "R1"), ("b1", "R2"), ("j10", "D1"), ("e5", "D2")])));
+    let t = terms_of(&s, 0);
+    assert_eq!(t[term::CORNER_START], 1.0);
+    assert!(near(t[term::START_LATE], 0.0), "{t:?}");
+    assert_eq!(terms_of(&s, 1)[term::CORNER_START], -1.0);
     // Red has made one move more: tempo -1.
     let s = place(&g, "blue", (41, 40), &refs(&home_except(&[("a1", "R1"), ("e5", "D1")])));
     assert_eq!(terms_of(&s, 0)[term::TEMPO], -1.0);
