@@ -116,6 +116,21 @@ const fn parity_table() -> [u128; CELLS] {
 /// The parity class of each cell.
 pub(crate) static PARITY: [u128; CELLS] = parity_table();
 
+const fn corner_mask() -> u128 {
+    let mut m = 0u128;
+    let mut i = 0;
+    while i < CELLS {
+        if neighbours_of(1u128 << i).count_ones() == 3 {
+            m |= 1u128 << i;
+        }
+        i += 1;
+    }
+    m
+}
+
+/// The corners of the board: the cells with three neighbours.
+pub(crate) const CORNERS: u128 = corner_mask();
+
 /// Iterate over the set bits of a bitboard, lowest first.
 pub(crate) struct Bits(pub(crate) u128);
 
@@ -153,6 +168,14 @@ mod tests {
                 assert!(fi.abs_diff(fj) <= 1 && ri.abs_diff(rj) <= 1 && i != j);
             }
         }
+    }
+
+    #[test]
+    fn the_corners_are_the_four_corner_cells() {
+        let named = ["a1", "j1", "a10", "j10"]
+            .iter()
+            .fold(0u128, |m, c| m | 1u128 << crate::board::Cell::parse(c).unwrap().index());
+        assert_eq!(CORNERS, named);
     }
 
     #[test]

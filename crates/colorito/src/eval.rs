@@ -100,12 +100,12 @@
 //! - **The evaluation as a weighted sum of terms** ([`TERMS`], weights in
 //!   `crates/colorito/weights.json`): v1's parts (tempo, distance, jumps at
 //!   hand, stranded pieces, the blocking route's saving, the decided extra
-//!   move) with v1's weights, and three new terms: pieces still on their
+//!   move) with v1's weights, and four new terms: pieces still on their
 //!   start cells and pieces on the opponent's targets, each weighted by the
-//!   opponent's share of pieces home, and the distance beyond four cells of
+//!   opponent's share of pieces home; the distance beyond four cells of
 //!   pieces away weighted by one's own share home (the last pieces have
-//!   nobody to jump over). And a fourth (2026-12-04): pieces still on a
-//!   start cell in a corner of the board, unweighted. A corner piece
+//!   nobody to jump over); and (2026-12-04) pieces still on a start cell
+//!   in a corner of the board, unweighted. A corner piece
 //!   leaves only by a jump or a step then a jump (no cell next to its start
 //!   welcomes it), and on the standard board the corner piece of each
 //!   side's longest trip (Red's R10 on j1, Blue's D1 on j10) has a way out
@@ -146,7 +146,7 @@ use std::cell::RefCell;
 use std::sync::LazyLock;
 use std::time::Instant;
 
-use crate::bits::{BOARD, Bits, NEIGHBOURS, jumps, neighbours_of};
+use crate::bits::{BOARD, Bits, CORNERS, NEIGHBOURS, jumps, neighbours_of};
 use crate::board::{CELLS, Cell, PIECES, SIZE, Side};
 use crate::score::plan_until;
 use crate::state::{ColoritoState, Move, NONE, Status, finish_of};
@@ -409,9 +409,6 @@ struct Parts {
     /// Pieces on their start cells in a corner of the board.
     corner_on_start: i32,
 }
-
-/// The four corner cells (a1, j1, a10, j10).
-const CORNERS: u128 = 1 | 1 << 9 | 1 << 90 | 1 << 99;
 
 impl ColoritoState {
     /// The quantities of `side`'s race: v1's estimate ([`Self::race_estimate`]) is made of them,
