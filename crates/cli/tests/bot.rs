@@ -78,6 +78,7 @@ impl BotProcess {
                 kept.lock().unwrap().push(line);
             }
         });
+        watch("plateau bot", child.id());
         BotProcess { child, lines }
     }
 
@@ -107,6 +108,52 @@ impl Drop for BotProcess {
 
 /// Kills the server when the test ends, passed or not.
 struct Killed(Child);
+
+/// The server `child`, killed when the test ends and named in the threads'
+/// dump of a game that never ends.
+fn watched(child: Child) -> Killed {
+    watch("plateau serve", child.id());
+    Killed(child)
+}
+
+/// The processes of this file's tests (all tests: they run at once), for
+/// the threads' dump of a game that never ends.
+static PROCESSES: Mutex<Vec<(&str, u32)>> = Mutex::new(Vec::new());
+
+fn watch(what: &'static str, pid: u32) {
+    PROCESSES.lock().unwrap().push((what, pid));
+}
+
+/// Where the threads of every process still running stand (with `gdb`,
+/// when the machine has it): for each thread, its innermost frame and the
+/// innermost frame of Plateau's own code.
+fn threads_dump() -> String {
+    let mut out = String::new();
+    for (what, pid) in PROCESSES.lock().unwrap().iter() {
+        if !Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        let bt = Command::new("timeout")
+            .args(["60", "gdb", "-p", &pid.to_string(), "-batch", "-ex", "thread apply all bt"])
+            .stdin(Stdio::null())
+            .output();
+        let Ok(bt) = bt else {
+            out.push_str(&format!("{what} ({pid}): gdb could not run\n"));
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bt.stdout);
+        out.push_str(&format!("--- {what} ({pid}):\n"));
+        for thread in text.split("\nThread ").skip(1).take(40) {
+            let name = thread.lines().next().unwrap_or("").split('"').nth(1).unwrap_or("?");
+            let frames: Vec<&str> = thread.lines().filter(|l| l.starts_with('#')).collect();
+            // The innermost frame, and the innermost of Plateau's own code.
+            let top = frames.first().map_or(String::new(), |f| short_frame(f));
+            let own = frames.iter().find(|f| f.contains(" at crates/")).map_or(String::new(), |f| short_frame(f));
+            out.push_str(&format!("  {name}: {top} | {own}\n"));
+        }
+    }
+    out
+}
 
 impl Drop for Killed {
     fn drop(&mut self) {
@@ -171,8 +218,12 @@ async fn play(
     let mut rng: u64 = 0x9e37_79b9_7f4a_7c15 ^ id.len() as u64;
     let start = Instant::now();
     // A socket that fails (the server restarted) is opened again.
+    // What this seat last saw, for the message of a game that never ends.
+    let mut seen: Vec<String> = Vec::new();
     'connect: loop {
-        assert!(start.elapsed() < LONG * 2, "game {id} never ended");
+        if start.elapsed() > LONG * 2 {
+            never_ended(addr, id, token, &seen).await;
+        }
         let mut req = format!("ws://{addr}/api/games/{id}/ws").into_client_request().unwrap();
         req.headers_mut().insert("Authorization", format!("Bearer {token}").parse().unwrap());
         let Ok((mut ws, _)) = tokio_tungstenite::connect_async(req).await else {
@@ -184,16 +235,25 @@ async fn play(
             continue;
         }
         loop {
-            assert!(start.elapsed() < LONG * 2, "game {id} never ended");
+            if start.elapsed() > LONG * 2 {
+                never_ended(addr, id, token, &seen).await;
+            }
             let msg = tokio::time::timeout(LONG, ws.next()).await.expect("the game's socket went silent");
             let text = match msg {
                 Some(Ok(Message::Text(t))) => t,
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => {
+                Some(Ok(Message::Close(c))) => {
+                    remember(&mut seen, format!("closed: {c:?}"));
+                    tokio::time::sleep(Duration::from_millis(300)).await;
+                    continue 'connect;
+                }
+                None | Some(Err(_)) => {
+                    remember(&mut seen, format!("socket failed: {msg:?}"));
                     tokio::time::sleep(Duration::from_millis(300)).await;
                     continue 'connect;
                 }
                 Some(Ok(_)) => continue,
             };
+            remember(&mut seen, text.to_string());
             let v: Value = serde_json::from_str(&text).unwrap();
             let s = match v["type"].as_str() {
                 Some("welcome") | Some("state") => v["state"].clone(),
@@ -228,6 +288,57 @@ async fn play(
     }
 }
 
+/// Keep the last frames a seat saw (each cut to 300 bytes).
+fn remember(seen: &mut Vec<String>, frame: String) {
+    if seen.len() == 8 {
+        seen.remove(0);
+    }
+    let mut end = frame.len().min(300);
+    while !frame.is_char_boundary(end) {
+        end -= 1;
+    }
+    seen.push(frame[..end].to_string());
+}
+
+/// A frame of gdb's backtrace, short: the function's name (without its
+/// generic arguments) and where it is.
+fn short_frame(frame: &str) -> String {
+    // "#5  0x00005616 in name<…> (…) at file:line", or "#0  name (…) at …".
+    let mut words = frame.split_whitespace().skip(1).peekable();
+    if words.peek().is_some_and(|w| w.starts_with("0x")) {
+        words.next();
+        words.next();
+    }
+    let name: String = words.next().unwrap_or("?").chars().take_while(|c| *c != '<' && *c != '(').collect();
+    let place = frame.rsplit_once(" at ").map_or("", |(_, at)| at);
+    format!("{name} at {place}")
+}
+
+/// Fail a test whose game never ended, saying what the server holds of it
+/// and the last frames the seat saw.
+async fn never_ended(addr: SocketAddr, id: &str, token: &str, seen: &[String]) -> ! {
+    // A game whose table is stuck would not answer: not waited for long.
+    let path = format!("/api/games/{id}");
+    let read = tokio::time::timeout(Duration::from_secs(30), client::get(addr, &path, Some(token)));
+    let server = match read.await {
+        Err(_) => "nothing in 30 s".to_string(),
+        Ok(Ok(r)) => {
+            let v = r.json();
+            let keys = ["status", "version", "ply", "to_move", "you", "draw_offers", "history"];
+            let mut shown: serde_json::Map<String, Value> =
+                keys.iter().map(|k| (k.to_string(), v[*k].clone())).collect();
+            shown.insert("legal_moves".into(), json!(v["legal_moves"].as_array().map(Vec::len)));
+            format!("{} {}", r.status, Value::Object(shown))
+        }
+        Ok(Err(e)) => format!("unreadable: {e:#}"),
+    };
+    let threads = tokio::task::spawn_blocking(threads_dump).await.unwrap_or_default();
+    panic!(
+        "game {id} never ended; the server says {server}; the last frames seen:\n{}\nthe threads:\n{threads}",
+        seen.join("\n")
+    );
+}
+
 async fn state_with_token(addr: SocketAddr, id: &str, token: &str) -> Value {
     let r = client::get(addr, &format!("/api/games/{id}"), Some(token)).await.unwrap();
     assert_eq!(r.status, 200, "{}", r.body);
@@ -257,7 +368,7 @@ async fn a_bot_plays_its_challenges_declines_the_others_and_resumes_after_a_kill
     let logs = dir.join("games");
     let db = format!("sqlite://{}", dir.join("plateau.sqlite").display());
     let (server, addr) = start_server(&db, &["--sync", "normal"]);
-    let _server = Killed(server);
+    let _server = watched(server);
 
     let bot_token = sign_up(addr, "randombot").await;
     let person = sign_up(addr, "person").await;
@@ -354,7 +465,7 @@ async fn plateau_s_own_engine_plays_kabaleo_on_a_live_clock() {
     let logs = dir.join("games");
     let db = format!("sqlite://{}", dir.join("plateau.sqlite").display());
     let (server, addr) = start_server(&db, &["--sync", "normal"]);
-    let _server = Killed(server);
+    let _server = watched(server);
 
     let bot_token = sign_up(addr, "plateaubot").await;
     let person = sign_up(addr, "someone").await;
@@ -402,7 +513,7 @@ async fn the_bot_reconnects_after_the_server_restarts() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let at = format!("127.0.0.1:{port}");
     let (server, addr) = start_server_at(&db, &at, &["--sync", "normal"]);
-    let mut server = Killed(server);
+    let mut server = watched(server);
 
     let bot_token = sign_up(addr, "steadybot").await;
     let person = sign_up(addr, "patient").await;
@@ -428,7 +539,7 @@ async fn the_bot_reconnects_after_the_server_restarts() {
     bot.wait_for(&[&format!("game {id}: the socket closed")]).await;
     let (again, addr2) = start_server_at(&db, &at, &["--sync", "normal"]);
     assert_eq!(addr2, addr);
-    server = Killed(again);
+    server = watched(again);
     go_tx.send(()).unwrap();
     let end = playing.await.unwrap();
     assert_eq!(end["status"], "finished", "{end}");
@@ -451,7 +562,7 @@ async fn two_games_at_once_and_no_more() {
     let logs = dir.join("games");
     let db = format!("sqlite://{}", dir.join("plateau.sqlite").display());
     let (server, addr) = start_server(&db, &["--sync", "normal"]);
-    let _server = Killed(server);
+    let _server = watched(server);
 
     let bot_token = sign_up(addr, "busybot").await;
     let person = sign_up(addr, "visitor").await;
