@@ -217,9 +217,9 @@ async fn play(
 ) -> Value {
     let mut rng: u64 = 0x9e37_79b9_7f4a_7c15 ^ id.len() as u64;
     let start = Instant::now();
-    // A socket that fails (the server restarted) is opened again.
     // What this seat last saw, for the message of a game that never ends.
     let mut seen: Vec<String> = Vec::new();
+    // A socket that fails (the server restarted) is opened again.
     'connect: loop {
         if start.elapsed() > LONG * 2 {
             never_ended(addr, id, token, &seen).await;
