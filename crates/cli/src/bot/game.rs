@@ -329,17 +329,27 @@ impl Game {
                 let code = v["code"].as_str().unwrap_or("?");
                 self.log(format!("the server says {code}: {}", v["message"].as_str().unwrap_or("")));
                 // A refused move comes with the state: if the position is
-                // still the one the move was sent in, think again (a few times).
+                // still the one the move was sent in, think again (a few
+                // times; without end when the database failed: nothing
+                // changed, and the move may go in next time).
                 if v["state"].is_object() {
                     self.state(&v["state"]).await?;
                     if self.moved_at.is_some() && self.moved_at == self.m.as_ref().map(|m| m.ply()) {
-                        self.refusals += 1;
+                        if code != "storage" {
+                            self.refusals += 1;
+                        }
                         if self.refusals >= MAX_REFUSALS {
                             self.log("the server refused the engine's moves; resigning");
                             self.failed = true;
                         }
                         self.moved_at = None;
                     }
+                } else {
+                    // Refused before the game read it (the rate limit): the
+                    // state again, and a move sent may be sent again (a
+                    // second copy of one that went in is refused, harmless).
+                    self.moved_at = None;
+                    send(ws, &json!({"type": "sync"})).await?;
                 }
             }
             _ => {}

@@ -512,6 +512,7 @@ impl Table {
                     }
                     (None, Some(sub)) => {
                         if let Err(e) = r {
+                            let e = self.with_state(e, sub);
                             self.send_to(sub, &e.frame());
                         }
                     }
@@ -533,6 +534,24 @@ impl Table {
                 };
                 let _ = reply.send(r);
             }
+        }
+    }
+
+    /// A refusal of socket `sub`'s action with the state as that socket
+    /// reads it, if it has none: whatever refused the action (the rules, the
+    /// database, a bug), the client acts again on the true state, never on
+    /// a guess. A refusal is never left without it: a client whose move the
+    /// database refused (nothing changed) waits for nothing otherwise.
+    fn with_state(&self, e: ApiError, sub: u64) -> ApiError {
+        if e.state.is_some() {
+            return e;
+        }
+        match self.subs.iter().find(|s| s.id == sub) {
+            Some(s) => {
+                let state = self.state_json(s.seat, false, s.gestures);
+                e.with_state(state)
+            }
+            None => e,
         }
     }
 

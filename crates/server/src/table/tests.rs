@@ -1,6 +1,7 @@
 //! A game's task when the rules fail: a panic while a move is applied leaves
 //! the match half-changed, and the table rebuilds it from its committed
-//! events instead of going on with it.
+//! events instead of going on with it. When the database refuses a move,
+//! the seat hears why with the state to act on.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -225,5 +226,39 @@ async fn a_finished_games_results_are_computed_off_the_runtime_once() {
     let work = FINAL_WORK.lock().unwrap().clone();
     assert_eq!(work.len(), computed, "reads after the end computed the result again");
     assert!(work.iter().all(|&id| id != runtime_thread), "a finished game's result was computed on the runtime");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_the_database_refuses_is_answered_with_the_state_to_act_on() {
+    let (mut t, dir) = counter_table("refused").await;
+    let (tx, mut rx) = mpsc::channel(16);
+    t.subs.push(Sub { id: 7, seat: Some(0), gestures: false, tx, account_name: None });
+    // Another connection holds the row the move's event would be: the
+    // commit fails, as a database that fails would.
+    let db = rusqlite::Connection::open(dir.join("t.sqlite")).unwrap();
+    db.execute(
+        "INSERT INTO events (game_id, version, kind, seat, data, at) VALUES ('game-refused', 1, 'move', 0, '1', 0)",
+        [],
+    )
+    .unwrap();
+    let action = Action::Move { text: "1".into(), version: 0 };
+    t.handle(Cmd::Act { who: Who::Sub(7), action, reply: None }).await;
+    let frame: Value = serde_json::from_str(rx.try_recv().expect("an answer to the move").as_str()).unwrap();
+    assert_eq!(frame["type"], "error", "{frame}");
+    assert_eq!(frame["code"], "storage", "{frame}");
+    // Nothing changed, and the seat is told so: the position it must move in.
+    let state = &frame["state"];
+    assert_eq!((state["version"].as_u64(), state["ply"].as_u64(), state["you"].as_u64()), (Some(0), Some(0), Some(0)));
+    assert_eq!(state["to_move"], 0, "{frame}");
+    assert_eq!(state["legal_moves"], json!(["1", "2"]), "{frame}");
+    assert_eq!((t.version, t.m.ply()), (0, 0));
+    // The database well again, the same move from that state goes in.
+    db.execute("DELETE FROM events WHERE game_id = 'game-refused'", []).unwrap();
+    let action = Action::Move { text: "1".into(), version: state["version"].as_u64().unwrap() };
+    t.handle(Cmd::Act { who: Who::Sub(7), action, reply: None }).await;
+    let frame: Value = serde_json::from_str(rx.try_recv().expect("the move's update").as_str()).unwrap();
+    assert_eq!(frame["type"], "update", "{frame}");
+    assert_eq!(frame["version"], 1, "{frame}");
     let _ = std::fs::remove_dir_all(&dir);
 }
