@@ -605,3 +605,101 @@ async fn two_games_at_once_and_no_more() {
     drop(bot);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The database refuses the bot's move (another connection holds the row
+/// its event would be, as a failing disk or a busy database would): the
+/// server answers with the state, and the bot thinks again, more times
+/// than the refusals it resigns after, until the move goes in; the game
+/// then ends as any other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_thinks_again_while_the_database_refuses_its_move() {
+    let dir = std::env::temp_dir().join(format!("plateau-bot-storage-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let logs = dir.join("games");
+    let file = dir.join("plateau.sqlite");
+    let (server, addr) = start_server(&format!("sqlite://{}", file.display()), &["--sync", "normal"]);
+    let _server = watched(server);
+
+    let bot_token = sign_up(addr, "stubbornbot").await;
+    let person = sign_up(addr, "host").await;
+    let r = client::post(addr, "/api/account/bot", Some(&bot_token), &json!({})).await.unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let bot = BotProcess::start(addr, &bot_token, &logs, "", lines.clone());
+    bot.wait_for(&["lobby: connected"]).await;
+    let r = challenge(addr, &person, "stubbornbot", "abalone", json!({"max-plies": 20})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = new_game(addr, &person, "abalone", &[]).await;
+
+    // The person's turn (the bot, whichever seat it has, waits): the row of
+    // the bot's answer (the version after the person's move and one more)
+    // is taken, then the person moves.
+    let mut req = format!("ws://{addr}/api/games/{id}/ws").into_client_request().unwrap();
+    req.headers_mut().insert("Authorization", format!("Bearer {person}").parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    ws.send(Message::text(json!({"type": "hello", "gestures": false}).to_string())).await.unwrap();
+    let db = rusqlite::Connection::open(&file).unwrap();
+    db.busy_timeout(LONG).unwrap();
+    let taken = loop {
+        let msg = tokio::time::timeout(LONG, ws.next()).await.expect("the game's socket went silent");
+        let Some(Ok(Message::Text(t))) = msg else { panic!("the game's socket failed: {msg:?}") };
+        let v: Value = serde_json::from_str(&t).unwrap();
+        let s = match v["type"].as_str() {
+            Some("welcome") | Some("state") => v["state"].clone(),
+            Some("update") => v,
+            _ => continue,
+        };
+        let Some(mv) = s["legal_moves"].as_array().and_then(|m| m.first()).and_then(|m| m.as_str()) else { continue };
+        let version = s["version"].as_u64().unwrap();
+        let taken = version + 2;
+        db.execute(
+            "INSERT INTO events (game_id, version, kind, seat, data, at) VALUES (?1, ?2, 'move', 0, 'x', 0)",
+            rusqlite::params![id, taken as i64],
+        )
+        .unwrap();
+        ws.send(Message::text(json!({"type": "move", "move": mv, "version": version}).to_string())).await.unwrap();
+        break taken;
+    };
+    drop(ws);
+
+    // Refused more times than three other refusals in a row would allow.
+    let refused = |lines: &Arc<Mutex<Vec<String>>>| {
+        let prefix = format!("game {id}: the server says storage");
+        lines.lock().unwrap().iter().filter(|l| l.contains(&prefix)).count()
+    };
+    let start = Instant::now();
+    while refused(&lines) < 5 {
+        assert!(start.elapsed() < LONG, "the bot's move was not refused five times: {:?}", lines.lock().unwrap());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let r = state_with_token(addr, &id, &person).await;
+    assert_eq!(r["status"], "live", "{r}");
+    assert_eq!(r["version"].as_u64(), Some(taken - 1), "{r}");
+    // Each time from the position the server holds (the refusal's state has
+    // no history: the bot must not take it for an empty one), never resigning.
+    let seen = lines.lock().unwrap().clone();
+    let own = format!("game {id}: ply ");
+    let plies: Vec<u64> = seen
+        .iter()
+        .filter_map(|l| l.split(&own).nth(1))
+        .filter(|rest| rest.contains(": plays "))
+        .map(|rest| rest.split(':').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(plies.is_sorted(), "the bot thought from another position after a refusal: {seen:?}");
+    assert!(!seen.iter().any(|l| l.contains(&format!("game {id}: resigns"))), "the bot resigned: {seen:?}");
+
+    // The database well again: the bot's move goes in, and the game goes on to its end.
+    db.execute(
+        "DELETE FROM events WHERE game_id = ?1 AND version = ?2 AND data = 'x'",
+        rusqlite::params![id, taken as i64],
+    )
+    .unwrap();
+    let end = play(addr, &id, &person, None, false).await;
+    assert_eq!(end["status"], "finished", "{end}");
+    assert_ne!(end["result"]["reason"], "resignation", "{end}");
+    assert!(end["history"].as_array().unwrap().len() as u64 >= taken, "{end}");
+    bot.wait_for(&[&format!("game {id}: over")]).await;
+    drop(bot);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -333,7 +333,14 @@ impl Game {
                 // times; without end when the database failed: nothing
                 // changed, and the move may go in next time).
                 if v["state"].is_object() {
-                    self.state(&v["state"]).await?;
+                    // Without its history (the server leaves it out of
+                    // errors): read as an update without events, which asks
+                    // for the whole state if the position is not the bot's.
+                    if v["state"].get("history").is_some() {
+                        self.state(&v["state"]).await?;
+                    } else {
+                        self.update(ws, &v["state"]).await?;
+                    }
                     if self.moved_at.is_some() && self.moved_at == self.m.as_ref().map(|m| m.ply()) {
                         if code != "storage" {
                             self.refusals += 1;
