@@ -77,30 +77,7 @@ struct Game {
 
 /// Play game `id` to its end, then log it.
 pub async fn play(bot: Arc<Bot>, id: String) {
-    let mut g = Game {
-        bot,
-        id,
-        you: None,
-        m: None,
-        engine: None,
-        version: 0,
-        status: String::new(),
-        to_move: None,
-        clock: Value::Null,
-        clocks: Vec::new(),
-        clock_running: None,
-        clocks_at: Instant::now(),
-        draw_offers: Value::Null,
-        takeback_offers: Value::Null,
-        result: Value::Null,
-        moved_at: None,
-        refusals: 0,
-        draw_answered: None,
-        takeback_answered: None,
-        failed: false,
-        saw_live: false,
-        resigned_at: None,
-    };
+    let mut g = Game::new(bot, id);
     let mut thinking: Option<Thinking> = None;
     let outcome = g.run(&mut thinking).await;
     drop(thinking); // a search still going ends with its thread; its engine is then killed
@@ -120,6 +97,34 @@ pub async fn play(bot: Arc<Bot>, id: String) {
 }
 
 impl Game {
+    /// Game `id`, nothing known of it yet.
+    fn new(bot: Arc<Bot>, id: String) -> Game {
+        Game {
+            bot,
+            id,
+            you: None,
+            m: None,
+            engine: None,
+            version: 0,
+            status: String::new(),
+            to_move: None,
+            clock: Value::Null,
+            clocks: Vec::new(),
+            clock_running: None,
+            clocks_at: Instant::now(),
+            draw_offers: Value::Null,
+            takeback_offers: Value::Null,
+            result: Value::Null,
+            moved_at: None,
+            refusals: 0,
+            draw_answered: None,
+            takeback_answered: None,
+            failed: false,
+            saw_live: false,
+            resigned_at: None,
+        }
+    }
+
     fn log(&self, line: impl std::fmt::Display) {
         log(format!("game {}: {line}", self.id));
     }
@@ -624,6 +629,104 @@ async fn send(ws: &mut Socket, v: &Value) -> Result<(), tungstenite::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bot::api::Api;
+    use plateau_core::Setup;
+    use tokio_tungstenite::WebSocketStream;
+
+    /// Abalone at its start, live, the bot in `seat`; the bot's socket and
+    /// the server's end of it.
+    async fn live_game(seat: usize) -> (Game, Socket, WebSocketStream<tokio::net::TcpStream>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let accept = tokio::spawn(async move {
+            let (tcp, _) = listener.accept().await.unwrap();
+            tokio_tungstenite::accept_async(tcp).await.unwrap()
+        });
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}")).await.unwrap();
+        let server = accept.await.unwrap();
+        let bot = Bot {
+            api: Api::new(&format!("http://{addr}"), "pat_test".into()).unwrap(),
+            name: "testbot".into(),
+            engine: String::new(),
+            movetime: None,
+            accept_draws: false,
+            log_dir: None,
+            active: Default::default(),
+            done: Default::default(),
+        };
+        let mut g = Game::new(Arc::new(bot), "g1".into());
+        g.m = Some(plateau_games::registry().new_match("abalone", &Setup::default()).unwrap());
+        (g.you, g.status, g.to_move) = (Some(seat), "live".into(), Some(0));
+        (g, ws, server)
+    }
+
+    /// The next frame the server's end reads, after a marker sent by the
+    /// bot's end: whatever the bot sent before the marker comes first.
+    async fn sent_before_marker(ws: &mut Socket, server: &mut WebSocketStream<tokio::net::TcpStream>) -> Vec<Value> {
+        send(ws, &json!({"type": "marker"})).await.unwrap();
+        let mut got = Vec::new();
+        loop {
+            let Some(Ok(Message::Text(t))) = server.next().await else { panic!("the socket closed") };
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == "marker" {
+                return got;
+            }
+            got.push(v);
+        }
+    }
+
+    #[tokio::test]
+    async fn an_error_without_state_asks_for_the_state_and_frees_the_move() {
+        let (mut g, mut ws, mut server) = live_game(0).await;
+        g.moved_at = Some(0);
+        let error = json!({"type": "error", "code": "rate_limited", "message": "too many messages"});
+        g.frame(&mut ws, &error).await.unwrap();
+        assert_eq!(sent_before_marker(&mut ws, &mut server).await, vec![json!({"type": "sync"})]);
+        assert_eq!((g.moved_at, g.refusals, g.failed), (None, 0, false));
+    }
+
+    #[tokio::test]
+    async fn a_refusal_s_state_without_history_keeps_the_position() {
+        // Black played; the bot (White) sent a move at ply 1, refused.
+        let (mut g, mut ws, mut server) = live_game(1).await;
+        let first = g.m.as_ref().unwrap().legal_moves()[0].clone();
+        g.m.as_mut().unwrap().play(&first).unwrap();
+        (g.to_move, g.version, g.moved_at) = (Some(1), 1, Some(1));
+        let state = json!({"version": 1, "ply": 1, "status": "live", "to_move": 1, "you": 1});
+        let error = json!({"type": "error", "code": "illegal_move", "message": "no", "state": state});
+        g.frame(&mut ws, &error).await.unwrap();
+        assert_eq!(g.m.as_ref().unwrap().history(), vec![first.clone()], "the position is kept");
+        assert_eq!((g.moved_at, g.refusals, g.failed), (None, 1, false));
+        assert!(sent_before_marker(&mut ws, &mut server).await.is_empty(), "nothing to ask: the same ply");
+        // The server is a ply ahead (an update the bot missed): it asks for
+        // the whole state rather than guess, and keeps what it has.
+        g.moved_at = Some(1);
+        let state = json!({"version": 2, "ply": 2, "status": "live", "to_move": 0, "you": 1});
+        let error = json!({"type": "error", "code": "not_your_turn", "message": "no", "state": state});
+        g.frame(&mut ws, &error).await.unwrap();
+        assert_eq!(sent_before_marker(&mut ws, &mut server).await, vec![json!({"type": "sync"})]);
+        assert_eq!(g.m.as_ref().unwrap().history(), vec![first]);
+        assert_eq!(g.to_move, Some(0));
+    }
+
+    #[tokio::test]
+    async fn storage_refusals_are_not_counted_and_three_others_resign() {
+        let (mut g, mut ws, mut server) = live_game(0).await;
+        let state = json!({"version": 0, "ply": 0, "status": "live", "to_move": 0, "you": 0});
+        for _ in 0..10 {
+            g.moved_at = Some(0);
+            let error = json!({"type": "error", "code": "storage", "message": "the database failed", "state": state});
+            g.frame(&mut ws, &error).await.unwrap();
+            assert_eq!((g.moved_at, g.refusals, g.failed), (None, 0, false));
+        }
+        for n in 1..=3 {
+            g.moved_at = Some(0);
+            let error = json!({"type": "error", "code": "illegal_move", "message": "no", "state": state});
+            g.frame(&mut ws, &error).await.unwrap();
+            assert_eq!((g.refusals, g.failed), (n, n == 3));
+        }
+        assert!(sent_before_marker(&mut ws, &mut server).await.is_empty());
+    }
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
