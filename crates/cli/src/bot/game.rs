@@ -660,8 +660,8 @@ mod tests {
         (g, ws, server)
     }
 
-    /// The next frame the server's end reads, after a marker sent by the
-    /// bot's end: whatever the bot sent before the marker comes first.
+    /// Every frame the bot's end sent so far, in order: the server's end
+    /// reads up to a marker sent now (no waiting on a clock).
     async fn sent_before_marker(ws: &mut Socket, server: &mut WebSocketStream<tokio::net::TcpStream>) -> Vec<Value> {
         send(ws, &json!({"type": "marker"})).await.unwrap();
         let mut got = Vec::new();
