@@ -326,9 +326,9 @@ impl Game {
                 if let Some(you) = v["you"].as_u64() {
                     self.you = Some(you as usize);
                 }
-                self.state(&v["state"]).await?;
+                self.state(ws, &v["state"]).await?;
             }
-            Some("state") => self.state(&v["state"]).await?,
+            Some("state") => self.state(ws, &v["state"]).await?,
             Some("update") => self.update(ws, v).await?,
             Some("error") => {
                 let code = v["code"].as_str().unwrap_or("?");
@@ -338,14 +338,7 @@ impl Game {
                 // times; without end when the database failed: nothing
                 // changed, and the move may go in next time).
                 if v["state"].is_object() {
-                    // Without its history (the server leaves it out of
-                    // errors): read as an update without events, which asks
-                    // for the whole state if the position is not the bot's.
-                    if v["state"].get("history").is_some() {
-                        self.state(&v["state"]).await?;
-                    } else {
-                        self.update(ws, &v["state"]).await?;
-                    }
+                    self.state(ws, &v["state"]).await?;
                     if self.moved_at.is_some() && self.moved_at == self.m.as_ref().map(|m| m.ply()) {
                         if code != "storage" {
                             self.refusals += 1;
@@ -402,8 +395,14 @@ impl Game {
         }
     }
 
-    /// A whole state (welcome, sync, error).
-    async fn state(&mut self, s: &Value) -> Result<()> {
+    /// A whole state (welcome, sync, error). One without its history (the
+    /// server leaves it out of errors' states) is read as an update without
+    /// events, which asks for the whole state if the position is not the
+    /// bot's: a missing history is not an empty one.
+    async fn state(&mut self, ws: &mut Socket, s: &Value) -> Result<()> {
+        if !s["history"].is_array() {
+            return self.update(ws, s).await;
+        }
         self.fields(s);
         if let Some(you) = s["you"].as_u64() {
             self.you = Some(you as usize);
