@@ -19,7 +19,7 @@ use tokio::sync::mpsc;
 use crate::AppState;
 use crate::error::ApiError;
 use crate::protocol::ClientMsg;
-use crate::state::{Bucket, Shared};
+use crate::state::{Bucket, Limits, Shared};
 use crate::table::{Cmd, Who};
 
 /// Close codes.
@@ -106,6 +106,105 @@ async fn fail(socket: &mut WebSocket, e: &ApiError, code: u16) {
     close(socket, code, e.code).await;
 }
 
+/// What every socket of the server (a game's, the lobby's) checks of its
+/// client: the kind of each frame, the rate of messages (a bucket of
+/// `ws_burst` filling at `ws_rate` a second; past it, each message is
+/// answered `rate_limited`, and the hundred-and-first such closes the
+/// socket), and silence (a ping every third of `idle_socket`; a client heard
+/// from for no frame in `idle_socket` is closed).
+pub(crate) struct Guard {
+    rate: f64,
+    burst: f64,
+    idle: std::time::Duration,
+    bucket: Bucket,
+    strikes: u32,
+    last_heard: Instant,
+    ping: tokio::time::Interval,
+}
+
+/// What a socket's loop does with a frame its client sent.
+pub(crate) enum Heard {
+    /// A text message, within the rate: act on it.
+    Text(Utf8Bytes),
+    /// Nothing to act on (answered here, or a ping or pong).
+    Next,
+    /// The socket is done (closed by the client, or here).
+    Stop,
+}
+
+impl Guard {
+    pub(crate) async fn new(limits: &Limits) -> Guard {
+        let mut ping = tokio::time::interval(limits.idle_socket / 3);
+        ping.tick().await;
+        Guard {
+            rate: limits.ws_rate,
+            burst: limits.ws_burst,
+            idle: limits.idle_socket,
+            bucket: Bucket::new(limits.ws_burst),
+            strikes: 0,
+            last_heard: Instant::now(),
+            ping,
+        }
+    }
+
+    /// Take a frame the client sent (`socket.recv()`'s answer), answering or
+    /// closing here what is not a message to act on.
+    pub(crate) async fn heard(&mut self, socket: &mut WebSocket, inc: Option<Result<Message, axum::Error>>) -> Heard {
+        let msg = match inc {
+            None => return Heard::Stop,
+            Some(Err(_)) => {
+                // Oversized or malformed frame: the stream cannot go on.
+                close(socket, TOO_BIG, "message too big or malformed").await;
+                return Heard::Stop;
+            }
+            Some(Ok(m)) => m,
+        };
+        self.last_heard = Instant::now();
+        let t = match msg {
+            Message::Text(t) => t,
+            Message::Binary(_) => {
+                let e = ApiError::bad_request("bad_message", "send JSON text frames");
+                return answer(socket, &e).await;
+            }
+            Message::Close(_) => return Heard::Stop,
+            Message::Ping(_) | Message::Pong(_) => return Heard::Next,
+        };
+        if !self.bucket.take(self.rate, self.burst) {
+            self.strikes += 1;
+            if self.strikes > 100 {
+                close(socket, POLICY, "rate limit").await;
+                return Heard::Stop;
+            }
+            return answer(socket, &ApiError::rate_limited()).await;
+        }
+        Heard::Text(t)
+    }
+
+    /// The ping's next tick (for the socket's `select!`).
+    pub(crate) async fn tick(&mut self) {
+        self.ping.tick().await;
+    }
+
+    /// At the ping's tick: close a client silent for too long, else ping
+    /// it. `false`: the socket is done.
+    pub(crate) async fn ping(&mut self, socket: &mut WebSocket) -> bool {
+        if self.last_heard.elapsed() > self.idle {
+            close(socket, POLICY, "silent for too long").await;
+            return false;
+        }
+        send(socket, Message::Ping(Default::default())).await.is_ok()
+    }
+}
+
+/// Send this error's frame: [`Heard::Next`], or [`Heard::Stop`] if the
+/// client does not take it.
+async fn answer(socket: &mut WebSocket, e: &ApiError) -> Heard {
+    match send(socket, text(&e.frame())).await {
+        Ok(()) => Heard::Next,
+        Err(()) => Heard::Stop,
+    }
+}
+
 async fn session(
     shared: &Arc<Shared>,
     id: &str,
@@ -177,12 +276,8 @@ async fn session(
         return;
     }
     // 3. Play.
-    let mut bucket = Bucket::new(limits.ws_burst);
     let mut chat_bucket = Bucket::new(crate::table::chat::BURST);
-    let mut strikes = 0u32;
-    let mut last_heard = Instant::now();
-    let mut ping = tokio::time::interval(limits.idle_socket / 3);
-    ping.tick().await;
+    let mut guard = Guard::new(limits).await;
     loop {
         tokio::select! {
             out = rx.recv() => match out {
@@ -197,39 +292,11 @@ async fn session(
                 }
             },
             inc = socket.recv() => {
-                let msg = match inc {
-                    None => break,
-                    Some(Err(_)) => {
-                        // Oversized or malformed frame: the stream cannot go on.
-                        close(&mut socket, TOO_BIG, "message too big or malformed").await;
-                        break;
-                    }
-                    Some(Ok(m)) => m,
+                let t = match guard.heard(&mut socket, inc).await {
+                    Heard::Text(t) => t,
+                    Heard::Next => continue,
+                    Heard::Stop => break,
                 };
-                last_heard = Instant::now();
-                let t = match msg {
-                    Message::Text(t) => t,
-                    Message::Binary(_) => {
-                        let e = ApiError::bad_request("bad_message", "send JSON text frames");
-                        if send(&mut socket, text(&e.frame())).await.is_err() {
-                            break;
-                        }
-                        continue;
-                    }
-                    Message::Close(_) => break,
-                    Message::Ping(_) | Message::Pong(_) => continue,
-                };
-                if !bucket.take(limits.ws_rate, limits.ws_burst) {
-                    strikes += 1;
-                    if strikes > 100 {
-                        close(&mut socket, POLICY, "rate limit").await;
-                        break;
-                    }
-                    if send(&mut socket, text(&ApiError::rate_limited().frame())).await.is_err() {
-                        break;
-                    }
-                    continue;
-                }
                 let reply = match serde_json::from_str::<ClientMsg>(&t) {
                     Err(err) => Some(ApiError::bad_request("bad_message", format!("{err}")).frame()),
                     Ok(ClientMsg::Ping) => Some(json!({ "type": "pong" })),
@@ -268,12 +335,8 @@ async fn session(
                     break;
                 }
             },
-            _ = ping.tick() => {
-                if last_heard.elapsed() > limits.idle_socket {
-                    close(&mut socket, POLICY, "silent for too long").await;
-                    break;
-                }
-                if send(&mut socket, Message::Ping(Default::default())).await.is_err() {
+            _ = guard.tick() => {
+                if !guard.ping(&mut socket).await {
                     break;
                 }
             }

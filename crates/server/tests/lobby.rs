@@ -1080,3 +1080,40 @@ async fn a_lobby_listener_that_reconnects_catches_up() {
     list_at_until(&b, |ids| ids == [first.clone(), second.clone()]).await;
     drop(b);
 }
+
+/// The lobby's socket checks its client as a game's does (`ws::Guard`): a
+/// binary frame is answered `bad_message`, a flood past the rate is answered
+/// `rate_limited` (and the rest served), and a client that stays silent is
+/// closed with 1008.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_socket_checks_frames_rate_and_silence() {
+    use futures_util::SinkExt;
+    let limits = plateau_server::Limits { ws_rate: 5.0, ws_burst: 10.0, ..plateau_server::Limits::default() };
+    let s = common::start_with(limits).await;
+    let mut l = Who::guest(&s, "127.0.0.1").lobby().await;
+    l.until("seeks").await;
+    l.ws.send(tokio_tungstenite::tungstenite::Message::binary(vec![1u8, 2, 3])).await.unwrap();
+    let e = l.until("error").await;
+    assert_eq!(e["code"], "bad_message", "{e}");
+    for _ in 0..30 {
+        l.send(json!({ "type": "ping" })).await;
+    }
+    let (mut limited, mut pongs) = (0, 0);
+    while limited + pongs < 30 {
+        let v = l.next().await;
+        match v["type"].as_str() {
+            Some("pong") => pongs += 1,
+            Some("error") if v["code"] == "rate_limited" => limited += 1,
+            _ => {}
+        }
+    }
+    assert!(limited >= 15, "{limited} limited");
+    assert!(pongs >= 10, "{pongs} pongs");
+
+    // Silence: many times the allowed silence without a frame.
+    let idle = Duration::from_millis(300);
+    let s = common::start_with(plateau_server::Limits { idle_socket: idle, ..plateau_server::Limits::default() }).await;
+    let mut l = Who::guest(&s, "127.0.0.1").lobby().await;
+    l.until("seeks").await;
+    assert!(common::closed_for_silence(&mut l.ws, idle * 16, 1008, "silent for too long").await);
+}

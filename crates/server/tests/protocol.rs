@@ -291,6 +291,30 @@ async fn a_flood_of_messages_is_rate_limited() {
     assert_eq!(r.status, 200);
 }
 
+/// A binary frame is answered `bad_message` and changes nothing; a player
+/// who stays silent (no frame, not even the answer to the server's pings)
+/// is closed with 1008, and the game goes on for the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn binary_frames_are_refused_and_silent_sockets_closed() {
+    use futures_util::SinkExt;
+    let idle = Duration::from_millis(300);
+    let s = start_with(Limits { idle_socket: idle, ..Limits::default() }).await;
+    let (id, mut a, _b, _, _) = live_game(&s, json!({})).await;
+    let before = a.version;
+    a.ws.send(tokio_tungstenite::tungstenite::Message::binary(vec![1u8, 2, 3])).await.unwrap();
+    let e = loop {
+        let v = a.next().await;
+        if v["type"] == "error" {
+            break v;
+        }
+    };
+    assert_eq!(e["code"], "bad_message", "{e}");
+    assert!(closed_for_silence(&mut a.ws, idle * 16, 1008, "silent for too long").await);
+    let (st, v) = get(s.addr, &format!("/api/games/{id}"), None).await;
+    assert_eq!(st, 200);
+    assert_eq!((v["status"].as_str(), v["version"].as_u64()), (Some("live"), Some(before)), "{v}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resign_draws_abort_leave_and_rematch() {
     let s = start().await;

@@ -11,7 +11,6 @@
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 use axum::extract::State;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -25,8 +24,8 @@ use super::{Inner, Lobby, Member, Sock, frame};
 use crate::AppState;
 use crate::error::ApiError;
 use crate::ids;
-use crate::state::{Bucket, Limits, Shared};
-use crate::ws::{POLICY, READ_BUFFER, TOO_BIG, TRY_AGAIN, close, send};
+use crate::state::{Limits, Shared};
+use crate::ws::{Guard, Heard, READ_BUFFER, TRY_AGAIN, close, send};
 
 /// What a client sends. Fields a message does not have are ignored.
 #[derive(Deserialize)]
@@ -210,11 +209,7 @@ async fn run(lobby: &Arc<Lobby>, shared: &Arc<Shared>, mut socket: WebSocket, ac
             return;
         }
     }
-    let mut bucket = Bucket::new(limits.ws_burst);
-    let mut strikes = 0u32;
-    let mut last_heard = Instant::now();
-    let mut ping = tokio::time::interval(limits.idle_socket / 3);
-    ping.tick().await;
+    let mut guard = Guard::new(&limits).await;
     loop {
         tokio::select! {
             changed = list.changed() => {
@@ -238,37 +233,11 @@ async fn run(lobby: &Arc<Lobby>, shared: &Arc<Shared>, mut socket: WebSocket, ac
                 }
             },
             inc = socket.recv() => {
-                let msg = match inc {
-                    None => break,
-                    Some(Err(_)) => {
-                        close(&mut socket, TOO_BIG, "message too big or malformed").await;
-                        break;
-                    }
-                    Some(Ok(m)) => m,
+                let t = match guard.heard(&mut socket, inc).await {
+                    Heard::Text(t) => t,
+                    Heard::Next => continue,
+                    Heard::Stop => break,
                 };
-                last_heard = Instant::now();
-                let t = match msg {
-                    Message::Text(t) => t,
-                    Message::Binary(_) => {
-                        if send(&mut socket, error(&ApiError::bad_request("bad_message", "send JSON text frames"))).await.is_err() {
-                            break;
-                        }
-                        continue;
-                    }
-                    Message::Close(_) => break,
-                    Message::Ping(_) | Message::Pong(_) => continue,
-                };
-                if !bucket.take(limits.ws_rate, limits.ws_burst) {
-                    strikes += 1;
-                    if strikes > 100 {
-                        close(&mut socket, POLICY, "rate limit").await;
-                        break;
-                    }
-                    if send(&mut socket, error(&ApiError::rate_limited())).await.is_err() {
-                        break;
-                    }
-                    continue;
-                }
                 let replies: Vec<Message> = match serde_json::from_str::<LobbyMsg>(&t) {
                     Err(err) => vec![error(&ApiError::bad_request("bad_message", format!("{err}")))],
                     Ok(LobbyMsg::Ping) => vec![Message::Text(Utf8Bytes::from(json!({ "type": "pong" }).to_string()))],
@@ -283,12 +252,8 @@ async fn run(lobby: &Arc<Lobby>, shared: &Arc<Shared>, mut socket: WebSocket, ac
                     }
                 }
             },
-            _ = ping.tick() => {
-                if last_heard.elapsed() > limits.idle_socket {
-                    close(&mut socket, POLICY, "silent for too long").await;
-                    break;
-                }
-                if send(&mut socket, Message::Ping(Default::default())).await.is_err() {
+            _ = guard.tick() => {
+                if !guard.ping(&mut socket).await {
                     break;
                 }
             }

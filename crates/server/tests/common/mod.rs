@@ -425,3 +425,21 @@ pub async fn ws_with(addr: SocketAddr, id: &str, headers: &[(&'static str, Strin
     let (ws, _) = tokio_tungstenite::connect_async(req).await.expect("ws connect");
     Client { ws, frames: Vec::new(), version: 0, seat: None, legal: None, status: String::new() }
 }
+
+/// Leave the socket unread for `silence` (reading would answer the server's
+/// pings, and so break the silence), then read its raw bytes, without
+/// writing any, until the server ends the connection: whether they end with
+/// a close frame of this code and reason (the server's frames are not
+/// masked: `0x88`, the length, the code in two bytes, the reason).
+pub async fn closed_for_silence(ws: &mut Ws, silence: Duration, code: u16, reason: &str) -> bool {
+    use tokio::io::AsyncReadExt;
+    tokio::time::sleep(silence).await;
+    let tokio_tungstenite::MaybeTlsStream::Plain(tcp) = ws.get_mut() else { panic!("a plain TCP socket") };
+    let mut bytes = Vec::new();
+    let read = tokio::time::timeout(WAIT, tcp.read_to_end(&mut bytes)).await;
+    assert!(read.is_ok(), "the server did not end a silent socket's connection");
+    let mut close = vec![0x88, (2 + reason.len()) as u8];
+    close.extend_from_slice(&code.to_be_bytes());
+    close.extend_from_slice(reason.as_bytes());
+    bytes.ends_with(&close)
+}
