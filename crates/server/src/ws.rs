@@ -110,8 +110,8 @@ async fn fail(socket: &mut WebSocket, e: &ApiError, code: u16) {
 /// client: the kind of each frame, the rate of messages (a bucket of
 /// `ws_burst` filling at `ws_rate` a second; past it, each message is
 /// answered `rate_limited`, and the hundred-and-first such closes the
-/// socket), and silence (a ping every third of `idle_socket`; a client heard
-/// from for no frame in `idle_socket` is closed).
+/// socket), and silence (a ping every third of `idle_socket`; a client that
+/// sent no frame, pongs included, for `idle_socket` is closed).
 pub(crate) struct Guard {
     rate: f64,
     burst: f64,
@@ -133,6 +133,8 @@ pub(crate) enum Heard {
 }
 
 impl Guard {
+    /// A socket's checks under these limits, from now (the ping's first
+    /// tick, at once, is taken here).
     pub(crate) async fn new(limits: &Limits) -> Guard {
         let mut ping = tokio::time::interval(limits.idle_socket / 3);
         ping.tick().await;
