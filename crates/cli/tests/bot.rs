@@ -164,6 +164,25 @@ impl Drop for Killed {
 
 /// Sign up `name` and make it an access token (with the session cookie, as
 /// the server's own page would).
+/// This test's directory, empty: `plateau-bot-{tag}-{pid}` in the
+/// temporary directory.
+fn fresh_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("plateau-bot-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Sign up a bot account and a person: their access tokens, the first made
+/// a bot.
+async fn bot_and_person(addr: SocketAddr, bot: &str, person: &str) -> (String, String) {
+    let bot_token = sign_up(addr, bot).await;
+    let person = sign_up(addr, person).await;
+    let r = client::post(addr, "/api/account/bot", Some(&bot_token), &json!({})).await.unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    (bot_token, person)
+}
+
 async fn sign_up(addr: SocketAddr, name: &str) -> String {
     let r = client::post(addr, "/api/accounts", None, &json!({"name": name, "password": "correct horse battery"}))
         .await
@@ -376,18 +395,13 @@ async fn record_in(dir: &Path, id: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_plays_its_challenges_declines_the_others_and_resumes_after_a_kill() {
-    let dir = std::env::temp_dir().join(format!("plateau-bot-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("main");
     let logs = dir.join("games");
     let db = format!("sqlite://{}", dir.join("plateau.sqlite").display());
     let (server, addr) = start_server(&db, &["--sync", "normal"]);
     let _server = watched(server);
 
-    let bot_token = sign_up(addr, "randombot").await;
-    let person = sign_up(addr, "person").await;
-    let r = client::post(addr, "/api/account/bot", Some(&bot_token), &json!({})).await.unwrap();
-    assert_eq!(r.status, 200, "{}", r.body);
+    let (bot_token, person) = bot_and_person(addr, "randombot", "person").await;
 
     // A challenge waiting before the bot starts, to a game the server's
     // settings allow (every game, as made) but the bot's command line not.
@@ -473,18 +487,13 @@ async fn a_bot_plays_its_challenges_declines_the_others_and_resumes_after_a_kill
 /// needs the deal: the seat's own objective) on a live clock.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn plateau_s_own_engine_plays_kabaleo_on_a_live_clock() {
-    let dir = std::env::temp_dir().join(format!("plateau-bot-clock-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("clock");
     let logs = dir.join("games");
     let db = format!("sqlite://{}", dir.join("plateau.sqlite").display());
     let (server, addr) = start_server(&db, &["--sync", "normal"]);
     let _server = watched(server);
 
-    let bot_token = sign_up(addr, "plateaubot").await;
-    let person = sign_up(addr, "someone").await;
-    let r = client::post(addr, "/api/account/bot", Some(&bot_token), &json!({})).await.unwrap();
-    assert_eq!(r.status, 200, "{}", r.body);
+    let (bot_token, person) = bot_and_person(addr, "plateaubot", "someone").await;
     let engine = format!(
         "{} engine --player alphabeta:time=50ms --player kabaleo=ismcts:time=50ms",
         env!("CARGO_BIN_EXE_plateau")
@@ -518,9 +527,7 @@ async fn plateau_s_own_engine_plays_kabaleo_on_a_live_clock() {
 /// address and database: the bot's sockets come back, and the game ends.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_bot_reconnects_after_the_server_restarts() {
-    let dir = std::env::temp_dir().join(format!("plateau-bot-restart-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("restart");
     let logs = dir.join("games");
     let db = format!("sqlite://{}", dir.join("plateau.sqlite").display());
     // A free port, to start the server again where the bot looks for it.
@@ -529,10 +536,7 @@ async fn the_bot_reconnects_after_the_server_restarts() {
     let (server, addr) = start_server_at(&db, &at, &["--sync", "normal"]);
     let mut server = watched(server);
 
-    let bot_token = sign_up(addr, "steadybot").await;
-    let person = sign_up(addr, "patient").await;
-    let r = client::post(addr, "/api/account/bot", Some(&bot_token), &json!({})).await.unwrap();
-    assert_eq!(r.status, 200, "{}", r.body);
+    let (bot_token, person) = bot_and_person(addr, "steadybot", "patient").await;
     let lines = Arc::new(Mutex::new(Vec::new()));
     let bot = BotProcess::start(addr, &bot_token, &logs, "", lines);
     bot.wait_for(&["lobby: connected"]).await;
@@ -570,18 +574,13 @@ async fn the_bot_reconnects_after_the_server_restarts() {
 /// while both are going is declined.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_games_at_once_and_no_more() {
-    let dir = std::env::temp_dir().join(format!("plateau-bot-two-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("two");
     let logs = dir.join("games");
     let db = format!("sqlite://{}", dir.join("plateau.sqlite").display());
     let (server, addr) = start_server(&db, &["--sync", "normal"]);
     let _server = watched(server);
 
-    let bot_token = sign_up(addr, "busybot").await;
-    let person = sign_up(addr, "visitor").await;
-    let r = client::post(addr, "/api/account/bot", Some(&bot_token), &json!({})).await.unwrap();
-    assert_eq!(r.status, 200, "{}", r.body);
+    let (bot_token, person) = bot_and_person(addr, "busybot", "visitor").await;
     let engine = format!("python3 {}", root().join("crates/engine/fixtures/random_engine.py").display());
     let settings = ["--games", "colorito,abraxas", "--movetime", "1000"];
     let lines = Arc::new(Mutex::new(Vec::new()));
@@ -627,18 +626,13 @@ async fn two_games_at_once_and_no_more() {
 /// then ends as any other.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_bot_thinks_again_while_the_database_refuses_its_move() {
-    let dir = std::env::temp_dir().join(format!("plateau-bot-storage-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("storage");
     let logs = dir.join("games");
     let file = dir.join("plateau.sqlite");
     let (server, addr) = start_server(&format!("sqlite://{}", file.display()), &["--sync", "normal"]);
     let _server = watched(server);
 
-    let bot_token = sign_up(addr, "stubbornbot").await;
-    let person = sign_up(addr, "host").await;
-    let r = client::post(addr, "/api/account/bot", Some(&bot_token), &json!({})).await.unwrap();
-    assert_eq!(r.status, 200, "{}", r.body);
+    let (bot_token, person) = bot_and_person(addr, "stubbornbot", "host").await;
     let lines = Arc::new(Mutex::new(Vec::new()));
     let bot = BotProcess::start(addr, &bot_token, &logs, "", lines.clone());
     bot.wait_for(&["lobby: connected"]).await;
