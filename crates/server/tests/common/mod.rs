@@ -426,14 +426,13 @@ pub async fn ws_with(addr: SocketAddr, id: &str, headers: &[(&'static str, Strin
     Client { ws, frames: Vec::new(), version: 0, seat: None, legal: None, status: String::new() }
 }
 
-/// Leave the socket unread for `silence` (reading would answer the server's
-/// pings, and so break the silence), then read its raw bytes, without
-/// writing any, until the server ends the connection: whether they end with
-/// a close frame of this code and reason (the server's frames are not
-/// masked: `0x88`, the length, the code in two bytes, the reason).
-pub async fn closed_for_silence(ws: &mut Ws, silence: Duration, code: u16, reason: &str) -> bool {
+/// Read the socket's raw bytes, writing none (a WebSocket library answers
+/// the server's pings while it reads, and so breaks the silence), until the
+/// server ends the connection: whether they end with a close frame of this
+/// code and reason (the server's frames are not masked: `0x88`, the length,
+/// the code in two bytes, the reason).
+pub async fn closed_for_silence(ws: &mut Ws, code: u16, reason: &str) -> bool {
     use tokio::io::AsyncReadExt;
-    tokio::time::sleep(silence).await;
     let tokio_tungstenite::MaybeTlsStream::Plain(tcp) = ws.get_mut() else { panic!("a plain TCP socket") };
     let mut bytes = Vec::new();
     let read = tokio::time::timeout(WAIT, tcp.read_to_end(&mut bytes)).await;
