@@ -1111,7 +1111,7 @@ async fn the_lobby_socket_checks_frames_rate_and_silence() {
     assert!(pongs >= 10, "{pongs} pongs");
 
     // Silence: no frame from the client, not even a pong.
-    let idle = Duration::from_millis(300);
+    let idle = Duration::from_secs(1);
     let s = common::start_with(plateau_server::Limits { idle_socket: idle, ..plateau_server::Limits::default() }).await;
     let mut l = Who::guest(&s, "127.0.0.1").lobby().await;
     l.until("seeks").await;

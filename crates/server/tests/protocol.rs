@@ -297,10 +297,10 @@ async fn a_flood_of_messages_is_rate_limited() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn binary_frames_are_refused_and_silent_sockets_closed() {
     use futures_util::SinkExt;
-    let idle = Duration::from_millis(300);
-    let s = start_with(Limits { idle_socket: idle, ..Limits::default() }).await;
-    let (id, mut a, _b, _, _) = live_game(&s, json!({})).await;
-    let before = a.version;
+    // The binary frame on a server with the default silence (90 s), so that
+    // a slow machine cannot close the socket before it is sent.
+    let s = start().await;
+    let (_, mut a, _b, _, _) = live_game(&s, json!({})).await;
     a.ws.send(tokio_tungstenite::tungstenite::Message::binary(vec![1u8, 2, 3])).await.unwrap();
     let e = loop {
         let v = a.next().await;
@@ -309,6 +309,10 @@ async fn binary_frames_are_refused_and_silent_sockets_closed() {
         }
     };
     assert_eq!(e["code"], "bad_message", "{e}");
+    // Silence on a server that allows a second of it.
+    let s = start_with(Limits { idle_socket: Duration::from_secs(1), ..Limits::default() }).await;
+    let (id, mut a, _b, _, _) = live_game(&s, json!({})).await;
+    let before = a.version;
     assert!(closed_for_silence(&mut a.ws, 1008, "silent for too long").await);
     let (st, v) = get(s.addr, &format!("/api/games/{id}"), None).await;
     assert_eq!(st, 200);
